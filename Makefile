@@ -1,0 +1,42 @@
+# egocli: every target sets up what it needs on a fresh machine and reuses .venv afterwards.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.egocli-installed
+# Debian packages: chess engine, fallback TTS, OpenCV's GUI-build runtime libraries.
+APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0
+# Demo data lives here (ignored by git); the model cache is shared by demo, tests and benches.
+DEMO_HOME := $(CURDIR)/.cache/demo
+export EGOCLI_MODEL_CACHE ?= $(CURDIR)/.cache/models
+export HF_HUB_OFFLINE := 1
+# llama-cpp-python builds llama.cpp from source: portable flags, pip's wheel cache makes it once.
+export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
+
+.PHONY: demo test bench system-deps install clean
+
+demo: system-deps $(STAMP)
+	EGOCLI_HOME=$(DEMO_HOME) PATH=$(CURDIR)/$(BIN):$$PATH bash examples/demo.sh
+
+test: system-deps $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: system-deps $(STAMP)
+	$(BIN)/python bench/store.py
+
+install: system-deps $(STAMP)
+
+system-deps:
+	@bash scripts/system-deps.sh $(APT_PKGS)
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip wheel
+
+# torch first, pinned to the CPU build on disk: otherwise a dependency pulls a multi-GB CUDA build.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install torch==2.13.0
+	$(BIN)/pip install -e '.[models,test]'
+	touch $@
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache

@@ -1,0 +1,79 @@
+"""The root Typer app: global options, command registration and the one error boundary."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sqlite3
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from egocli import __version__, ui
+from egocli.errors import EgoError
+
+# Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
+COMMAND_MODULES = ("log", "importing", "stats", "models")
+
+
+class EgoGroup(TyperGroup):
+    """Maps EgoError (and a few stdlib failures) to `Error: ...` on stderr and its exit code."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except EgoError as ex:
+            ui.error(str(ex))
+            raise typer.Exit(ex.exit_code) from None
+        except sqlite3.DatabaseError as ex:
+            ui.error(f"database: {ex}")
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            ui.error("interrupted")
+            raise typer.Exit(130) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as ex:  # the boundary: a bug must still end in one line, not a traceback
+            if logging.getLogger().isEnabledFor(logging.DEBUG):
+                raise
+            ui.error(f"unexpected {type(ex).__name__}: {ex} (run with -v for the traceback)")
+            raise typer.Exit(1) from None
+
+
+app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="egocli: a local-first lifelog assistant for smart glasses.",
+                  context_settings={"help_option_names": ["-h", "--help"]})
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"egocli {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    db: str = typer.Option(None, "--db", help="Event log file (default: $EGOCLI_DB, else <data dir>/egocli.db)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or status on stderr."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging on stderr."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+) -> None:
+    """egocli turns glasses recordings into a searchable event log and answers questions over it."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    ui.set_quiet(quiet)
+    ctx.obj = {"db": db}
+
+
+for _name in COMMAND_MODULES:
+    importlib.import_module(f"egocli.commands.{_name}").register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

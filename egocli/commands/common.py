@@ -1,0 +1,57 @@
+"""Helpers shared by command modules: settings, the store, output format flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from egocli.config import Settings, load_settings
+from egocli.errors import UsageError
+from egocli.store import EventFilter, Store
+from egocli.timeutil import parse_time_ms
+
+JSON = typer.Option(False, "--json", help="Print one JSON document.")
+JSONL = typer.Option(False, "--jsonl", help="Print one JSON object per line.")
+SINCE = typer.Option(None, "--since", help="From this time (ISO 8601, 14:05, '2h ago', 'yesterday 15:00').")
+UNTIL = typer.Option(None, "--until", help="Before this time.")
+MODALITY = typer.Option(None, "--modality", "-m", help="Only this modality (repeatable).")
+SOURCE = typer.Option(None, "--source", help="Only this source (name or id).")
+
+
+def settings(ctx: typer.Context, **models: str | None) -> Settings:
+    """Settings for this invocation (global --db flag honoured)."""
+    obj = ctx.find_root().obj or {}
+    return load_settings(db=obj.get("db")).with_models(**models)
+
+
+def open_store(ctx: typer.Context, create: bool = True) -> Store:
+    """Open the event log this invocation points at."""
+    return Store.open(settings(ctx).db, create=create)
+
+
+def output_format(json_: bool, jsonl: bool) -> str:
+    """'json', 'jsonl' or 'text'."""
+    if json_ and jsonl:
+        raise UsageError("--json and --jsonl are mutually exclusive")
+    return "json" if json_ else "jsonl" if jsonl else "text"
+
+
+def event_filter(since: str | None, until: str | None, modality: list[str] | None,
+                 source: str | None, limit: int | None = None) -> EventFilter:
+    """Build an EventFilter from the common flags, checking the time range."""
+    since_ms, until_ms = parse_time_ms(since), parse_time_ms(until)
+    if since_ms is not None and until_ms is not None and since_ms >= until_ms:
+        raise UsageError("--since must be before --until")
+    if limit is not None and limit < 1:
+        raise UsageError("--limit must be at least 1")
+    return EventFilter(since_ms=since_ms, until_ms=until_ms, modalities=tuple(modality or ()),
+                       source=source, limit=limit)
+
+
+def event_row(ev: Any) -> dict[str, Any]:
+    """A row for listing an event."""
+    data = ev.to_json()
+    return {"id": data["id"], "time": data["local"], "modality": data["modality"],
+            "source": data["source"], "content": data["content"], **{
+                k: data[k] for k in ("start", "end", "media_path", "meta")}}

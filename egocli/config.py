@@ -1,0 +1,94 @@
+"""Settings, resolved once: flag > environment (EGOCLI_*) > config.toml > default."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from egocli.errors import ConfigError
+
+ROLES = ("llm", "summarizer", "embedder", "asr", "labeler", "ocr", "tts", "narrator")
+
+
+def default_home() -> Path:
+    """The user data directory: EGOCLI_HOME, else the platform's data dir."""
+    env = os.environ.get("EGOCLI_HOME")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("egocli", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a command needs to know about where things are and how to run."""
+
+    home: Path
+    """Folder for the default database, media, model cache and config.toml."""
+    db: Path
+    """SQLite event log file."""
+    models: dict[str, str] = field(default_factory=dict)
+    """Per-role model override: a file/folder path, a backend name, or 'fake'."""
+    cache: Path | None = None
+    """Where assembled model files are cached (default: <home>/models)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Other config.toml sections, by name (e.g. 'ingest', 'ask', 'privacy')."""
+
+    @property
+    def model_cache(self) -> Path:
+        """Folder for assembled model files."""
+        return self.cache or self.home / "models"
+
+    @property
+    def media_dir(self) -> Path:
+        """Folder for stored frames and crops, beside the database."""
+        return self.db.parent / (self.db.stem + "-media")
+
+    def section(self, name: str) -> dict[str, Any]:
+        """One config.toml section as a dict (empty if absent)."""
+        value = self.options.get(name, {})
+        return value if isinstance(value, dict) else {}
+
+    def with_models(self, **overrides: str | None) -> Settings:
+        """A copy with per-role model overrides (None values ignored)."""
+        models = dict(self.models)
+        models.update({k: v for k, v in overrides.items() if v})
+        return replace(self, models=models)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as ex:
+        raise ConfigError(f"{path}: not valid TOML: {ex}") from ex
+
+
+def load_settings(db: str | Path | None = None, home: str | Path | None = None,
+                  models: dict[str, str] | None = None) -> Settings:
+    """Resolve settings from flags, EGOCLI_* environment, config.toml and defaults."""
+    home_path = Path(home).expanduser() if home else default_home()
+    config = _read_toml(home_path / "config.toml")
+    model_cfg = {k: str(v) for k, v in config.get("models", {}).items() if k in ROLES}
+    for role in ROLES:
+        env = os.environ.get(f"EGOCLI_{role.upper()}")
+        if env:
+            model_cfg[role] = env
+    model_cfg.update({k: v for k, v in (models or {}).items() if v})
+    if db is not None:
+        db_path = Path(db).expanduser()
+    elif os.environ.get("EGOCLI_DB"):
+        db_path = Path(os.environ["EGOCLI_DB"]).expanduser()
+    elif config.get("db"):
+        db_path = Path(str(config["db"])).expanduser()
+    else:
+        db_path = home_path / "egocli.db"
+    cache_env = os.environ.get("EGOCLI_MODEL_CACHE") or config.get("model_cache")
+    options = {k: v for k, v in config.items() if isinstance(v, dict) and k != "models"}
+    return Settings(home=home_path, db=db_path, models=model_cfg,
+                    cache=Path(cache_env).expanduser() if cache_env else None, options=options)

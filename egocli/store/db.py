@@ -1,0 +1,335 @@
+"""The event log: one SQLite file (WAL), migrations applied when it opens."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from egocli.errors import NotFound, StoreError
+from egocli.store.records import Event, NewEvent, Source
+from egocli.store.schema import known_names, migrations
+from egocli.timeutil import now_ms
+
+_EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
+               "e.media_offset_ms, e.meta, s.name AS source_name")
+_FROM = "events e LEFT JOIN sources s ON s.id = e.source_id"
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Which events a listing, search, export or forget applies to."""
+
+    since_ms: int | None = None
+    """Events ending at or after this time."""
+    until_ms: int | None = None
+    """Events starting before this time."""
+    modalities: tuple[str, ...] = ()
+    """Only these modalities (empty: all)."""
+    source: str | None = None
+    """A source name or numeric id."""
+    limit: int | None = None
+    """At most this many rows."""
+    source_id: int | None = None
+    """Only this source id."""
+
+    def where(self) -> tuple[str, list[Any]]:
+        """SQL WHERE clause (over alias e / s) and its parameters."""
+        clauses, params = ["1=1"], []
+        if self.since_ms is not None:
+            clauses.append("e.start_ms >= ?")
+            params.append(self.since_ms)
+        if self.until_ms is not None:
+            clauses.append("e.start_ms < ?")
+            params.append(self.until_ms)
+        if self.modalities:
+            clauses.append(f"e.modality IN ({','.join('?' * len(self.modalities))})")
+            params.extend(self.modalities)
+        if self.source is not None:
+            if self.source.isdigit():
+                clauses.append("(e.source_id = ? OR s.name = ?)")
+                params.extend([int(self.source), self.source])
+            else:
+                clauses.append("s.name = ?")
+                params.append(self.source)
+        if self.source_id is not None:
+            clauses.append("e.source_id = ?")
+            params.append(self.source_id)
+        return " AND ".join(clauses), params
+
+
+def _check_sqlite_file(path: Path) -> None:
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if head != b"SQLite format 3\x00":
+        raise StoreError(f"{path}: not an egocli database (not an SQLite file)")
+
+
+class Store:
+    """The event log. Open with Store.open(path); every write is one transaction."""
+
+    def __init__(self, db: Database, path: Path | None) -> None:
+        self.db = db
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str | Path | None, create: bool = True) -> Store:
+        """Open (or create) the log at path (None: in memory), applying migrations."""
+        if path is None or str(path) == ":memory:":
+            return cls._init(Database(memory=True), None)
+        path = Path(path)
+        _check_sqlite_file(path)
+        if not path.exists():
+            if not create:
+                raise StoreError(f"{path}: no event log here (run a command that writes first)")
+            path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+            return cls._init(Database(conn), path)
+        except sqlite3.DatabaseError as ex:
+            raise StoreError(f"{path}: cannot open the event log: {ex}") from ex
+
+    @classmethod
+    def _init(cls, db: Database, path: Path | None) -> Store:
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            if path is not None:
+                db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+            _refuse_newer(db, path)
+            migrations.apply(db)
+            db.execute(f"PRAGMA user_version = {len(known_names())}")
+        except sqlite3.DatabaseError as ex:
+            raise StoreError(f"{path or ':memory:'}: not a usable event log: {ex}") from ex
+        return cls(db, path)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The raw sqlite3 connection."""
+        return self.db.conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN ... COMMIT, or ROLLBACK on any exception (nesting joins the outer one)."""
+        conn = self.conn
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        """How many schema migrations are applied (visible in `egocli stats`)."""
+        return len(migrations.applied(self.db))
+
+    # ---- sources -------------------------------------------------------
+    def add_source(self, kind: str, name: str, path: str | None = None, sha256: str | None = None,
+                   start_ms: int | None = None, duration_ms: int | None = None,
+                   status: str = "pending", meta: dict[str, Any] | None = None) -> Source:
+        """Create a source row and return it."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO sources(kind, name, path, sha256, start_ms, duration_ms, status, created_ms,"
+                " meta) VALUES (?,?,?,?,?,?,?,?,?)",
+                (kind, name, path, sha256, start_ms, duration_ms, status, now_ms(),
+                 json.dumps(meta or {})),
+            )
+        return self.get_source(cur.lastrowid)
+
+    def get_source(self, source_id: int) -> Source:
+        """One source by id."""
+        rows = list(self.db.query("SELECT * FROM sources WHERE id = ?", [source_id]))
+        if not rows:
+            raise NotFound(f"no source with id {source_id}")
+        return Source.from_row(rows[0])
+
+    def find_source(self, kind: str | None = None, sha256: str | None = None,
+                    name: str | None = None) -> Source | None:
+        """The newest source matching all given fields, or None."""
+        clauses, params = ["1=1"], []
+        for col, val in (("kind", kind), ("sha256", sha256), ("name", name)):
+            if val is not None:
+                clauses.append(f"{col} = ?")
+                params.append(val)
+        rows = list(self.db.query(
+            f"SELECT * FROM sources WHERE {' AND '.join(clauses)} ORDER BY id DESC LIMIT 1", params))
+        return Source.from_row(rows[0]) if rows else None
+
+    def update_source(self, source_id: int, **fields: Any) -> None:
+        """Set columns of a source (meta is JSON-encoded)."""
+        if "meta" in fields:
+            fields["meta"] = json.dumps(fields["meta"])
+        cols = ", ".join(f"{k} = ?" for k in fields)
+        with self.transaction() as conn:
+            conn.execute(f"UPDATE sources SET {cols} WHERE id = ?", [*fields.values(), source_id])
+
+    def forget_source(self, source_id: int) -> list[str]:
+        """Delete a source and all its events; returns media paths no longer referenced."""
+        _, media = self.forget(EventFilter(source_id=source_id))
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM sources WHERE id = ?", [source_id])
+        return media
+
+    def sources(self) -> list[Source]:
+        """All sources, oldest first."""
+        return [Source.from_row(r) for r in self.db.query("SELECT * FROM sources ORDER BY id")]
+
+    # ---- events --------------------------------------------------------
+    def add_events(self, events: Iterable[NewEvent], source_id: int | None = None) -> list[int]:
+        """Insert events in one transaction; returns their ids."""
+        ids: list[int] = []
+        with self.transaction() as conn:
+            for ev in events:
+                cur = conn.execute(
+                    "INSERT INTO events(start_ms, end_ms, modality, source_id, content, media_path,"
+                    " media_offset_ms, meta) VALUES (?,?,?,?,?,?,?,?)",
+                    (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
+                     ev.media_path, ev.media_offset_ms, json.dumps(ev.meta, ensure_ascii=False)),
+                )
+                ids.append(cur.lastrowid)
+        return ids
+
+    def bulk_insert(self, rows: Iterable[tuple[int, int, str, int | None, str, str]]) -> int:
+        """Fast path: (start_ms, end_ms, modality, source_id, content, meta_json) tuples."""
+        with self.transaction() as conn:
+            cur = conn.executemany(
+                "INSERT INTO events(start_ms, end_ms, modality, source_id, content, meta)"
+                " VALUES (?,?,?,?,?,?)", rows)
+        return cur.rowcount
+
+    def get_event(self, event_id: int) -> Event:
+        """One event by id."""
+        rows = list(self.db.query(f"SELECT {_EVENT_COLS} FROM {_FROM} WHERE e.id = ?", [event_id]))
+        if not rows:
+            raise NotFound(f"no event with id {event_id}")
+        return Event.from_row(rows[0])
+
+    def events(self, flt: EventFilter = EventFilter(), newest_first: bool = False) -> Iterator[Event]:
+        """Events matching a filter, in time order."""
+        where, params = flt.where()
+        order = "DESC" if newest_first else "ASC"
+        sql = f"SELECT {_EVENT_COLS} FROM {_FROM} WHERE {where} ORDER BY e.start_ms {order}, e.id {order}"
+        if flt.limit is not None:
+            sql += f" LIMIT {int(flt.limit)}"
+        for row in self.db.query(sql, params):
+            yield Event.from_row(row)
+
+    def neighbours(self, event_id: int, n: int) -> list[Event]:
+        """The event and up to n events either side of it in time."""
+        ev = self.get_event(event_id)
+        before = self.db.query(
+            f"SELECT {_EVENT_COLS} FROM {_FROM} WHERE (e.start_ms, e.id) < (?, ?)"
+            " ORDER BY e.start_ms DESC, e.id DESC LIMIT ?", [ev.start_ms, ev.id, n])
+        after = self.db.query(
+            f"SELECT {_EVENT_COLS} FROM {_FROM} WHERE (e.start_ms, e.id) > (?, ?)"
+            " ORDER BY e.start_ms, e.id LIMIT ?", [ev.start_ms, ev.id, n])
+        return [*reversed([Event.from_row(r) for r in before]), ev, *(Event.from_row(r) for r in after)]
+
+    def search(self, query: str, flt: EventFilter = EventFilter()) -> list[tuple[Event, float, str]]:
+        """Full-text search, best (lowest BM25) first: (event, score, highlighted snippet)."""
+        where, params = flt.where()
+        limit = int(flt.limit) if flt.limit is not None else 50
+        sql = (
+            f"SELECT {_EVENT_COLS}, bm25(events_fts) AS score,"
+            " snippet(events_fts, 0, '[', ']', '…', 16) AS snip"
+            " FROM events_fts JOIN events e ON e.id = events_fts.rowid LEFT JOIN sources s ON s.id = e.source_id"
+            f" WHERE events_fts MATCH ? AND {where} ORDER BY score LIMIT {limit}"
+        )
+        try:
+            rows = list(self.db.query(sql, [fts_query(query), *params]))
+        except sqlite3.OperationalError as ex:
+            raise StoreError(f"search failed: {ex}") from ex
+        return [(Event.from_row(r), r["score"], r["snip"]) for r in rows]
+
+    def count(self, flt: EventFilter = EventFilter()) -> int:
+        """How many events match a filter."""
+        where, params = flt.where()
+        return self.conn.execute(f"SELECT count(*) FROM {_FROM} WHERE {where}", params).fetchone()[0]
+
+    def forget(self, flt: EventFilter) -> tuple[int, list[str]]:
+        """Delete matching events (and their FTS rows); returns (count, media paths to remove)."""
+        where, params = flt.where()
+        with self.transaction() as conn:
+            sub = f"SELECT e.id FROM {_FROM} WHERE {where}"
+            media = [r[0] for r in conn.execute(
+                f"SELECT DISTINCT media_path FROM events WHERE id IN ({sub}) AND media_path IS NOT NULL",
+                params)]
+            cur = conn.execute(f"DELETE FROM events WHERE id IN ({sub})", params)
+            count = cur.rowcount
+            still = {r[0] for r in conn.execute(
+                "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
+        return count, [m for m in media if m not in still]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts per modality and per local day, sources and file size."""
+        per_modality = dict(self.conn.execute(
+            "SELECT modality, count(*) FROM events GROUP BY modality ORDER BY count(*) DESC").fetchall())
+        per_day = dict(self.conn.execute(
+            "SELECT date(start_ms / 1000, 'unixepoch', 'localtime') AS d, count(*) FROM events"
+            " GROUP BY d ORDER BY d").fetchall())
+        span = self.conn.execute("SELECT min(start_ms), max(end_ms), count(*) FROM events").fetchone()
+        size = 0
+        if self.path is not None:
+            for suffix in ("", "-wal"):
+                p = Path(str(self.path) + suffix)
+                size += p.stat().st_size if p.exists() else 0
+        return {
+            "events": span[2], "first_ms": span[0], "last_ms": span[1],
+            "per_modality": per_modality, "per_day": per_day,
+            "sources": len(self.sources()), "db_bytes": size,
+            "schema_version": self.schema_version(), "path": str(self.path or ":memory:"),
+        }
+
+
+STOPWORDS = frozenset(
+    "a an and are as at be by did do does for from had has have he her his how i if in is it its me my "
+    "of on or our she so that the their them then there they this to was we were what when where which "
+    "who why will with you your".split())
+
+
+def fts_query(text: str) -> str:
+    """Turn free text into a safe FTS5 query: each word quoted, OR-ed for recall, stop words dropped.
+
+    Text that already uses FTS5 syntax (quotes, AND/OR/NOT, NEAR, a trailing *)
+    is passed through unchanged."""
+    stripped = text.strip()
+    if not stripped:
+        raise StoreError("empty search")
+    if any(tok in stripped for tok in ('"', " AND ", " OR ", " NOT ", "NEAR(")) or stripped.endswith("*"):
+        return stripped
+    words = [w for w in "".join(c if c.isalnum() or c in "'-" else " " for c in stripped).split() if w]
+    if not words:
+        raise StoreError(f"nothing to search for in {text!r}")
+    words = [w for w in words if w.lower() not in STOPWORDS] or words
+    return " OR ".join('"' + w.replace('"', '') + '"' for w in words)
+
+
+def _refuse_newer(db: Database, path: Path | None) -> None:
+    if "_sqlite_migrations" not in db.table_names():
+        if db.table_names() and "events" not in db.table_names():
+            raise StoreError(f"{path}: an SQLite file, but not an egocli event log")
+        return
+    applied = {r["name"] for r in db.query(
+        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'egocli'")}
+    unknown = applied - set(known_names())
+    if unknown:
+        raise StoreError(
+            f"{path}: written by a newer egocli (schema {len(applied)}, this one knows "
+            f"{len(known_names())}); upgrade egocli")

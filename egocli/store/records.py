@@ -1,0 +1,115 @@
+"""Plain value objects read from and written to the event log."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from egocli.timeutil import format_local, iso_utc
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event not yet stored."""
+
+    start_ms: int
+    """Start, UTC epoch milliseconds."""
+    end_ms: int
+    """End, UTC epoch milliseconds (== start for instants)."""
+    modality: str
+    """visual, speech, text, note, tool, system, ... (extensible)."""
+    content: str
+    """What was seen, said or written, as readable text."""
+    media_path: str | None = None
+    """A stored file (relative to the media folder) or the source file."""
+    media_offset_ms: int | None = None
+    """Offset into media_path where this event begins."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """Free-form JSON metadata (scores, labels, redaction counts...)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """A stored event."""
+
+    id: int
+    """Row id; `egocli log show ID` opens it."""
+    start_ms: int
+    """Start, UTC epoch milliseconds."""
+    end_ms: int
+    """End, UTC epoch milliseconds."""
+    modality: str
+    """visual, speech, text, note, tool, system, ..."""
+    source_id: int | None
+    """The source (recording, import, session) it came from."""
+    content: str
+    """The event's text."""
+    media_path: str | None = None
+    """A stored media file, when there is one."""
+    media_offset_ms: int | None = None
+    """Offset into the media file."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """JSON metadata."""
+    source: str | None = None
+    """The source's name, when joined."""
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Event:
+        """Build from a database row (meta as JSON text)."""
+        meta = row.get("meta") or "{}"
+        return cls(
+            id=row["id"], start_ms=row["start_ms"], end_ms=row["end_ms"], modality=row["modality"],
+            source_id=row.get("source_id"), content=row["content"], media_path=row.get("media_path"),
+            media_offset_ms=row.get("media_offset_ms"),
+            meta=json.loads(meta) if isinstance(meta, str) else meta, source=row.get("source_name"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict with ISO UTC and local times."""
+        data = asdict(self)
+        data["start"] = iso_utc(self.start_ms)
+        data["end"] = iso_utc(self.end_ms)
+        data["local"] = format_local(self.start_ms)
+        return data
+
+
+@dataclass(frozen=True)
+class Source:
+    """A recording, import or live session that events came from."""
+
+    id: int
+    """Row id."""
+    kind: str
+    """video, audio, import, live, hd-epic, ..."""
+    name: str
+    """Human name (file name, video id, session name)."""
+    path: str | None
+    """The file it came from, when there is one."""
+    sha256: str | None
+    """Content hash: the same file is never imported twice."""
+    start_ms: int | None
+    """Wall-clock start, UTC epoch ms."""
+    duration_ms: int | None
+    """Length of the recording."""
+    status: str
+    """pending, done or failed."""
+    progress_ms: int
+    """How far (media time) an interrupted ingest got."""
+    created_ms: int
+    """When the source row was created."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """JSON metadata."""
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Source:
+        """Build from a database row."""
+        data = dict(row)
+        data["meta"] = json.loads(data.get("meta") or "{}")
+        return cls(**data)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        data = asdict(self)
+        data["start"] = iso_utc(self.start_ms) if self.start_ms is not None else None
+        return data

@@ -1,0 +1,63 @@
+"""The event log's schema, as an ordered list of sqlite-utils migrations."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("egocli")
+
+
+@migrations()
+def m001_events_and_sources(db: Database) -> None:
+    """Sources (recordings, imports, live sessions) and their timestamped events."""
+    db.executescript(
+        """
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            path TEXT,
+            sha256 TEXT,
+            start_ms INTEGER,
+            duration_ms INTEGER,
+            status TEXT NOT NULL DEFAULT 'pending',
+            progress_ms INTEGER NOT NULL DEFAULT 0,
+            created_ms INTEGER NOT NULL,
+            meta TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE UNIQUE INDEX sources_sha256 ON sources(kind, sha256) WHERE sha256 IS NOT NULL;
+        CREATE INDEX sources_name ON sources(name);
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            modality TEXT NOT NULL,
+            source_id INTEGER REFERENCES sources(id),
+            content TEXT NOT NULL,
+            media_path TEXT,
+            media_offset_ms INTEGER,
+            meta TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE INDEX events_start ON events(start_ms);
+        CREATE INDEX events_source_start ON events(source_id, start_ms);
+        CREATE INDEX events_modality_start ON events(modality, start_ms);
+        CREATE VIRTUAL TABLE events_fts USING fts5(
+            content, content='events', content_rowid='id', tokenize='porter unicode61'
+        );
+        CREATE TRIGGER events_ai AFTER INSERT ON events BEGIN
+            INSERT INTO events_fts(rowid, content) VALUES (new.id, new.content);
+        END;
+        CREATE TRIGGER events_ad AFTER DELETE ON events BEGIN
+            INSERT INTO events_fts(events_fts, rowid, content) VALUES ('delete', old.id, old.content);
+        END;
+        CREATE TRIGGER events_au AFTER UPDATE OF content ON events BEGIN
+            INSERT INTO events_fts(events_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            INSERT INTO events_fts(rowid, content) VALUES (new.id, new.content);
+        END;
+        """
+    )
+
+
+def known_names() -> list[str]:
+    """Names of every migration this version of egocli knows, in order."""
+    return [m.name for m in migrations.pending(Database(memory=True))]

@@ -1,0 +1,159 @@
+"""Time handling: UTC milliseconds in the store, local time on screen, friendly inputs."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from egocli.errors import UsageError
+
+UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000}
+_UNIT_WORDS = {
+    "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+    "m": "m", "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+    "d": "d", "day": "d", "days": "d", "w": "w", "week": "w", "weeks": "w",
+}
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?\s*(am|pm)?$", re.I)
+_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)\s+ago$", re.I)
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)$", re.I)
+
+
+def now_ms() -> int:
+    """The current time as UTC epoch milliseconds."""
+    return int(datetime.now(timezone.utc).timestamp() * 1000)
+
+
+def to_ms(dt: datetime) -> int:
+    """Epoch milliseconds of a datetime (naive values are taken as local time)."""
+    if dt.tzinfo is None:
+        dt = dt.astimezone()
+    return int(round(dt.timestamp() * 1000))
+
+
+def from_ms(ms: int) -> datetime:
+    """A timezone-aware UTC datetime from epoch milliseconds."""
+    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+
+
+def local(ms: int) -> datetime:
+    """The local-time datetime of epoch milliseconds."""
+    return from_ms(ms).astimezone()
+
+
+def format_local(ms: int, with_ms: bool = False) -> str:
+    """'YYYY-MM-DD HH:MM:SS' in local time."""
+    dt = local(ms)
+    text = dt.strftime("%Y-%m-%d %H:%M:%S")
+    return f"{text}.{dt.microsecond // 1000:03d}" if with_ms else text
+
+
+def iso_utc(ms: int) -> str:
+    """ISO 8601 UTC with milliseconds, e.g. 2026-11-30T09:15:00.250Z."""
+    return from_ms(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def parse_clock(text: str) -> int:
+    """A clock offset 'H:MM:SS.fff' / 'MM:SS' / 'HH:MM:SS,fff' into milliseconds."""
+    parts = text.strip().replace(",", ".").split(":")
+    if not 2 <= len(parts) <= 3 or not all(parts):
+        raise ValueError(f"not a clock time: {text!r}")
+    try:
+        secs = float(parts[-1])
+        mins = int(parts[-2])
+        hours = int(parts[0]) if len(parts) == 3 else 0
+    except ValueError as ex:
+        raise ValueError(f"not a clock time: {text!r}") from ex
+    if secs < 0 or mins < 0 or hours < 0:
+        raise ValueError(f"not a clock time: {text!r}")
+    return int(round(((hours * 60 + mins) * 60 + secs) * 1000))
+
+
+def format_clock(ms: int, sep: str = ".") -> str:
+    """Milliseconds as 'HH:MM:SS.fff' (sep ',' for SRT)."""
+    ms = max(0, int(ms))
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, milli = divmod(rest, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}{sep}{milli:03d}"
+
+
+def parse_duration(text: str) -> int:
+    """A duration like '30d', '2h', '90 minutes' into milliseconds."""
+    m = _DURATION.match(text.strip())
+    unit = _UNIT_WORDS.get(m.group(2).lower()) if m else None
+    if not m or unit is None:
+        raise UsageError(f"not a duration: {text!r} (try 30d, 12h, 90m)")
+    return int(float(m.group(1)) * UNITS_MS[unit])
+
+
+def _apply_clock(day: datetime, clock: str) -> datetime | None:
+    m = _CLOCK.match(clock.strip())
+    if not m:
+        return None
+    hour, minute = int(m.group(1)), int(m.group(2))
+    second = int(m.group(3) or 0)
+    micro = int((m.group(4) or "0").ljust(6, "0")[:6])
+    ampm = (m.group(5) or "").lower()
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    return day.replace(hour=hour, minute=minute, second=second, microsecond=micro)
+
+
+def parse_time(text: str, now: datetime | None = None) -> datetime:
+    """Parse ISO 8601, 'HH:MM' (today), 'now', 'today', 'yesterday 15:00', '2h ago',
+    'monday' / 'last tuesday 9:00' into an aware datetime (local time for naive input)."""
+    now = (now or datetime.now(timezone.utc)).astimezone()
+    raw = text.strip()
+    low = raw.lower()
+    if not low:
+        raise UsageError("empty time")
+    if low == "now":
+        return now
+    m = _AGO.match(low)
+    if m and _UNIT_WORDS.get(m.group(2)):
+        return now - timedelta(milliseconds=float(m.group(1)) * UNITS_MS[_UNIT_WORDS[m.group(2)]])
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    words = low.split(maxsplit=1)
+    day: datetime | None = None
+    rest = ""
+    if words[0] in ("today", "yesterday", "tomorrow"):
+        day = midnight + timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[words[0]])
+        rest = words[1] if len(words) > 1 else ""
+    else:
+        wd_words = low.split()
+        if wd_words[0] == "last" and len(wd_words) > 1:
+            wd_words = wd_words[1:]
+        if wd_words[0] in WEEKDAYS:
+            back = (now.weekday() - WEEKDAYS.index(wd_words[0])) % 7 or 7
+            day = midnight - timedelta(days=back)
+            rest = " ".join(wd_words[1:])
+    if day is not None:
+        if not rest:
+            return day
+        at = _apply_clock(day, rest.replace("at ", "").strip())
+        if at is None:
+            raise UsageError(f"cannot read the time {text!r}")
+        return at
+    clock = _apply_clock(midnight, low)
+    if clock is not None:
+        return clock
+    try:
+        dt = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "T", 1)
+                                    if "T" not in raw and " " in raw else raw.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(
+            f"cannot read the time {text!r} (try 2026-11-30T14:05, 14:05, '2h ago', 'yesterday 15:00')"
+        ) from None
+    return dt if dt.tzinfo else dt.astimezone()
+
+
+def parse_time_ms(text: str | None, now: datetime | None = None) -> int | None:
+    """parse_time as epoch milliseconds; None passes through."""
+    return None if text is None else to_ms(parse_time(text, now))

@@ -1,0 +1,121 @@
+"""The only module that imports rich: consoles, progress bars, tables and result output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+
+T = TypeVar("T")
+
+err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, soft_wrap=True)
+_state = {"quiet": False}
+
+
+def set_quiet(quiet: bool) -> None:
+    """Turn progress and status chatter off (results still print)."""
+    _state["quiet"] = quiet
+
+
+def status(message: str) -> None:
+    """A status line on stderr (hidden by --quiet)."""
+    if not _state["quiet"]:
+        err.print(message, markup=False)
+
+
+def warn(message: str) -> None:
+    """A warning on stderr (always shown)."""
+    err.print(f"Warning: {message}", markup=False, style="yellow")
+
+
+def error(message: str) -> None:
+    """The one-line error the CLI prints before a non-zero exit."""
+    err.print(f"Error: {message}", markup=False, style="red", soft_wrap=True)
+
+
+def _progress_enabled() -> bool:
+    return not _state["quiet"] and sys.stderr.isatty()
+
+
+@contextmanager
+def progress_bars() -> Iterator[Progress | None]:
+    """A rich Progress on stderr with ETA, or None when quiet / not a terminal."""
+    if not _progress_enabled():
+        yield None
+        return
+    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(),
+                    TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err, transient=False)
+    with bars:
+        yield bars
+
+
+def track(items: Iterable[T], description: str, total: float | None = None) -> Iterator[T]:
+    """Iterate with a progress bar on stderr (silent when quiet or not a terminal)."""
+    with progress_bars() as bars:
+        if bars is None:
+            yield from items
+            return
+        task = bars.add_task(description, total=total)
+        for item in items:
+            yield item
+            bars.advance(task)
+
+
+def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
+              title: str | None = None, document: Any = None) -> None:
+    """Print result rows: 'json' (one document), 'jsonl', or text (table on a tty, TSV otherwise)."""
+    if fmt == "json":
+        print(json.dumps(document if document is not None else list(rows), ensure_ascii=False, indent=2))
+    elif fmt == "jsonl":
+        for row in rows:
+            print(json.dumps(row, ensure_ascii=False))
+    elif sys.stdout.isatty():
+        table = Table(title=title, show_lines=False)
+        for col in columns:
+            table.add_column(col, overflow="fold")
+        for row in rows:
+            table.add_row(*(_cell(row.get(c)) for c in columns))
+        out.print(table)
+    else:
+        for row in rows:
+            print("\t".join(_cell(row.get(c)).replace("\t", " ").replace("\n", " ") for c in columns))
+
+
+def emit_json(document: Any) -> None:
+    """Print one JSON document on stdout."""
+    print(json.dumps(document, ensure_ascii=False, indent=2))
+
+
+def emit_text(text: str) -> None:
+    """Print plain result text on stdout."""
+    print(text)
+
+
+def confirm(question: str, assume_yes: bool) -> bool:
+    """Ask y/N on stderr; without a terminal (and no --yes) the answer is no."""
+    if assume_yes:
+        return True
+    if not sys.stdin.isatty():
+        return False
+    err.print(f"{question} [y/N] ", end="", markup=False)
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The bundled example, end to end: an afternoon's narration into a fresh event log, then questions.
+# Run by `make demo` (which sets EGOCLI_HOME to .cache/demo); runnable by hand with egocli on PATH.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+db="${EGOCLI_HOME:-$here/../.cache/demo}/demo.db"
+rm -f "$db" "$db-wal" "$db-shm"
+
+echo "== import an afternoon's narration (SRT) =="
+egocli --db "$db" import "$here/afternoon.srt" --start 2026-11-28T13:00:00
+
+echo; echo "== where did I put my keys? =="
+egocli --db "$db" log search "where did I put my keys" --limit 3
+
+echo; echo "== what happened around the pharmacy? (event + 2 neighbours) =="
+id=$(egocli --db "$db" log search pharmacist --jsonl --limit 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["id"])')
+egocli --db "$db" log show "$id" --context 2
+
+echo; echo "== the log at a glance =="
+egocli --db "$db" stats
