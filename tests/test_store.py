@@ -88,3 +88,15 @@ def test_neighbours_and_filters(tmp_path):
     flt = EventFilter(since_ms=1_700_000_000_000 + 3000, until_ms=1_700_000_000_000 + 6000)
     assert [e.id for e in s.events(flt)] == ids[3:6]
     assert [e.id for e in s.events(EventFilter(limit=2), newest_first=True)] == ids[:-3:-1]
+
+
+def test_large_batches_are_indexed_and_keep_the_trigger(tmp_path):
+    s = Store.open(tmp_path / "a.db")
+    ids = s.add_events(_events(500, text="batch kettle"))
+    assert ids == list(range(1, 501))
+    assert s.count() == 500 and len(s.search("kettle", EventFilter(limit=1000))) == 500
+    with pytest.raises(sqlite3.IntegrityError):
+        s.bulk_insert([(1, 2, "visual", 9999, "orphan row", "{}")] * 100)  # no source 9999: rolls back
+    one = s.add_events([NewEvent(5, 6, "note", "single teapot")])
+    assert [e.id for e, _, _ in s.search("teapot")] == one
+    s.conn.execute("INSERT INTO events_fts(events_fts) VALUES ('integrity-check')")

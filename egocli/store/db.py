@@ -19,6 +19,8 @@ from egocli.timeutil import now_ms
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
                "e.media_offset_ms, e.meta, s.name AS source_name")
+INSERT_TRIGGER = ("CREATE TRIGGER events_ai AFTER INSERT ON events BEGIN"
+                  " INSERT INTO events_fts(rowid, content) VALUES (new.id, new.content); END")
 _FROM = "events e LEFT JOIN sources s ON s.id = e.source_id"
 
 
@@ -104,6 +106,7 @@ class Store:
             if path is not None:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
+                db.execute("PRAGMA cache_size = -65536")
             _refuse_newer(db, path)
             migrations.apply(db)
             db.execute(f"PRAGMA user_version = {len(known_names())}")
@@ -194,25 +197,45 @@ class Store:
     # ---- events --------------------------------------------------------
     def add_events(self, events: Iterable[NewEvent], source_id: int | None = None) -> list[int]:
         """Insert events in one transaction; returns their ids."""
-        ids: list[int] = []
+        rows = [(ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
+                 ev.media_path, ev.media_offset_ms, json.dumps(ev.meta, ensure_ascii=False))
+                for ev in events]
+        if not rows:
+            return []
         with self.transaction() as conn:
-            for ev in events:
-                cur = conn.execute(
+            first = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+            with self._batched_fts(conn, len(rows)):
+                conn.executemany(
                     "INSERT INTO events(start_ms, end_ms, modality, source_id, content, media_path,"
-                    " media_offset_ms, meta) VALUES (?,?,?,?,?,?,?,?)",
-                    (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
-                     ev.media_path, ev.media_offset_ms, json.dumps(ev.meta, ensure_ascii=False)),
-                )
-                ids.append(cur.lastrowid)
-        return ids
+                    " media_offset_ms, meta) VALUES (?,?,?,?,?,?,?,?)", rows)
+        # rowids are max(id)+1 each while this connection holds the write lock: contiguous
+        return list(range(first + 1, first + len(rows) + 1))
 
     def bulk_insert(self, rows: Iterable[tuple[int, int, str, int | None, str, str]]) -> int:
         """Fast path: (start_ms, end_ms, modality, source_id, content, meta_json) tuples."""
+        rows = list(rows)
         with self.transaction() as conn:
-            cur = conn.executemany(
-                "INSERT INTO events(start_ms, end_ms, modality, source_id, content, meta)"
-                " VALUES (?,?,?,?,?,?)", rows)
-        return cur.rowcount
+            with self._batched_fts(conn, len(rows)):
+                conn.executemany(
+                    "INSERT INTO events(start_ms, end_ms, modality, source_id, content, meta)"
+                    " VALUES (?,?,?,?,?,?)", rows)
+        return len(rows)
+
+    @contextmanager
+    def _batched_fts(self, conn: sqlite3.Connection, n: int) -> Iterator[None]:
+        """For large batches, index the new rows in one statement instead of a trigger per row.
+
+        The insert trigger is dropped and re-created inside the caller's transaction, so other
+        connections never see it missing."""
+        if n < 64:
+            yield
+            return
+        first = conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+        conn.execute("DROP TRIGGER events_ai")
+        yield
+        conn.execute("INSERT INTO events_fts(rowid, content) SELECT id, content FROM events WHERE id > ?",
+                     [first])
+        conn.execute(INSERT_TRIGGER)
 
     def get_event(self, event_id: int) -> Event:
         """One event by id."""
