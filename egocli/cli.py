@@ -14,7 +14,7 @@ from egocli import __version__, ui
 from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
-COMMAND_MODULES = ("log", "importing", "stats", "models")
+COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize")
 
 
 class EgoGroup(TyperGroup):
@@ -77,3 +77,7 @@ for _name in COMMAND_MODULES:
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -15,7 +15,7 @@ from rich.table import Table
 
 T = TypeVar("T")
 
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 _state = {"quiet": False}
 

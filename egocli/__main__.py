@@ -1,0 +1,5 @@
+"""`python -m egocli` runs the CLI."""
+
+from egocli.cli import main
+
+main()

@@ -1,0 +1,79 @@
+"""`egocli ingest`: recordings (video, audio, folders) into events."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import typer
+
+from egocli import ui
+from egocli.commands.common import JSON, open_store, settings
+from egocli.errors import UsageError
+from egocli.ingest.frames import FrameRules
+from egocli.ingest.pipeline import IngestOptions, Ingestor, IngestResult, Progress, RegistryModels
+from egocli.timeutil import parse_time_ms
+
+
+def ingest(ctx: typer.Context,
+           paths: list[Path] = typer.Argument(..., help="Video/audio files or folders of them."),
+           start: str = typer.Option(None, "--start", help="Wall-clock start (default: container time, else mtime)."),
+           fps: float = typer.Option(1.0, "--fps", help="Frames sampled per second of video."),
+           source_name: str = typer.Option(None, "--source-name", help="Name of the new source."),
+           keep_frames: bool = typer.Option(False, "--keep-frames", help="Store a small JPEG per kept frame."),
+           no_audio: bool = typer.Option(False, "--no-audio", help="Skip the audio."),
+           no_video: bool = typer.Option(False, "--no-video", help="Skip the video."),
+           scene_threshold: float = typer.Option(FrameRules.scene_threshold, "--scene-threshold",
+                                                 help="Thumbnail change (0..1) that counts as a new scene."),
+           json_: bool = JSON) -> None:
+    """Turn recordings into visual, text and speech events; resumable and idempotent."""
+    if fps <= 0 or fps > 30:
+        raise UsageError("--fps must be in (0, 30]")
+    if no_audio and no_video:
+        raise UsageError("--no-audio and --no-video together leave nothing to ingest")
+    cfg = settings(ctx)
+    opts = IngestOptions(fps=fps, start_ms=parse_time_ms(start), source_name=source_name,
+                         keep_frames=keep_frames, audio=not no_audio, video=not no_video,
+                         rules=FrameRules(scene_threshold=scene_threshold))
+    ingestor = Ingestor(open_store(ctx), RegistryModels(cfg), cfg.media_dir, opts)
+    results = _run_with_progress(ingestor, paths)
+    _report(results, json_)
+    if any(r.status == "failed" for r in results):
+        raise typer.Exit(1)
+
+
+def _run_with_progress(ingestor: Ingestor, paths: list[Path]) -> list[IngestResult]:
+    results: list[IngestResult] = []
+    with ui.progress_bars() as bars:
+        tasks: dict[tuple[str, str], int] = {}
+        for item in ingestor.run(paths):
+            if isinstance(item, IngestResult):
+                results.append(item)
+            elif bars is not None:
+                key = (item.path, item.stage)
+                if key not in tasks:
+                    tasks[key] = bars.add_task(f"{Path(item.path).name[:14]} {item.stage}", total=item.total_ms / 1000)
+                bars.update(tasks[key], completed=item.done_ms / 1000)
+    return results
+
+
+def _report(results: list[IngestResult], json_: bool) -> None:
+    for r in results:
+        for w in r.warnings:
+            ui.warn(w)
+        if r.status == "failed":
+            ui.error(r.error or r.path)
+    if json_:
+        ui.emit_json([asdict(r) for r in results])
+    else:
+        for r in results:
+            if r.status != "failed":
+                counts = ", ".join(f"{v} {k}" for k, v in sorted(r.events.items())) or "no new events"
+                ui.emit_text(f"{r.status}\t{r.path}\t{counts}")
+    failed = sum(r.status == "failed" for r in results)
+    ui.status(f"{len(results) - failed} ok, {failed} failed")
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `ingest` to the root app."""
+    app.command("ingest")(ingest)

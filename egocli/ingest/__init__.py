@@ -1,0 +1,1 @@
+"""Recordings into events: decode, pick frames worth describing, VAD + ASR on the audio."""

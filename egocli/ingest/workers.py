@@ -1,0 +1,177 @@
+"""The two ingest stages, each run in its own thread: video (frames -> descriptions) and
+audio (16 kHz -> VAD -> ASR). They send Batches to the writer; they never touch the store."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
+from egocli.ingest.describe import Describer
+from egocli.ingest.frames import FrameRules, FrameSelector
+from egocli.models.base import Transcriber
+from egocli.store import NewEvent
+from egocli.stream.vad import EnergyVad, VadConfig
+
+CHECKPOINT_MS = 20_000
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Events of one stage up to a checkpoint: written with the checkpoint in one transaction."""
+
+    stage: str
+    """video or audio."""
+    events: list[NewEvent]
+    """New events, absolute times."""
+    checkpoint: dict[str, int]
+    """Source meta keys to set (resume positions)."""
+    done_ms: int
+    """Media time processed so far (for progress)."""
+    finished: bool = False
+    """The stage reached the end of the media."""
+    error: BaseException | None = None
+    """The stage failed with this error."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """Frames sampled / kept / skipped, utterances (for the summary)."""
+    warning: str | None = None
+    """Something the user should know (e.g. the media was truncated)."""
+
+
+@dataclass
+class VideoStage:
+    """Samples frames at fps, keeps changed ones, describes them."""
+
+    path: Path
+    origin_ms: int
+    fps: float
+    describer: Describer
+    rules: FrameRules
+    save_frame: Callable[[Any, int], str] | None = None
+    _last_text: int = 0
+
+    def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
+        """Process from the resume point to the end, sending batches to `out`."""
+        selector = FrameSelector(self.rules)
+        self._last_text = resume.get("video_text_crc", 0)
+        start = resume.get("video_ms", 0)
+        if "video_ref_ms" in resume:
+            for t, frame in video_frames(self.path, self.fps, resume["video_ref_ms"]):
+                selector.prime(frame, t)
+                break
+        counts = {"frames": 0, "kept": 0, "dark": 0, "blur": 0, "same": 0}
+        events: list[NewEvent] = []
+        last_flush, t, warning = start, start, None
+        frames = _Truncatable(video_frames(self.path, self.fps, start))
+        for t, frame in _until_stopped(frames, stop):
+            counts["frames"] += 1
+            verdict = selector.consider(frame, t)
+            if verdict.keep:
+                counts["kept"] += 1
+                events.extend(self._describe(frame, t, verdict.reason, verdict.change))
+            else:
+                counts[verdict.reason] = counts.get(verdict.reason, 0) + 1
+            if verdict.keep or t - last_flush >= CHECKPOINT_MS:
+                out.put(Batch("video", events, self._checkpoint(t, selector), t, counts=dict(counts)))
+                events, last_flush = [], t
+        if stop.is_set():
+            return
+        warning = frames.truncated
+        out.put(Batch("video", events, self._checkpoint(t, selector), t, finished=True, counts=counts,
+                      warning=warning))
+
+    def _checkpoint(self, t: int, selector: FrameSelector) -> dict[str, int]:
+        point = {"video_ms": t + 1, "video_text_crc": self._last_text}
+        if selector.last_kept_ms is not None:
+            point["video_ref_ms"] = selector.last_kept_ms
+        return point
+
+    def _describe(self, frame: Any, t: int, reason: str, change: float) -> list[NewEvent]:
+        desc = self.describer.describe(frame)
+        at = self.origin_ms + t
+        media = self.save_frame(frame, t) if self.save_frame else str(self.path)
+        meta = {**desc.meta, "reason": reason, "change": round(change, 3)}
+        events = [NewEvent(at, at + int(1000 / self.fps), "visual", desc.visual, media, t, meta)]
+        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
+        if desc.text and crc != self._last_text:  # the same sign in view again is not news
+            events.append(NewEvent(at, at + int(1000 / self.fps), "text", desc.text, media, t,
+                                   {"ocr": desc.meta.get("ocr", [])}))
+        self._last_text = crc
+        return events
+
+
+@dataclass
+class AudioStage:
+    """Decodes audio, finds utterances with the energy VAD, transcribes each."""
+
+    path: Path
+    origin_ms: int
+    asr: Transcriber
+    vad: VadConfig
+
+    def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
+        """Process from the resume point to the end, sending batches to `out`."""
+        start = resume.get("audio_ms", 0)
+        warm = max(0, start - self.vad.floor_window_ms - self.vad.preroll_ms)
+        warm -= warm % self.vad.frame_ms  # keep the original frame grid: same levels, same cuts
+        vad = EnergyVad(self.vad, origin_ms=warm)
+        counts = {"utterances": 0, "silent": 0}
+        last_flush = start
+        chunks = _Truncatable(audio_chunks(self.path, warm))
+        for _, pcm in _until_stopped(chunks, stop):
+            for utt in vad.feed(pcm):
+                if utt.end_ms > start:
+                    events = self._transcribe(utt, counts)
+                    out.put(Batch("audio", events, {"audio_ms": utt.closed_ms}, utt.closed_ms,
+                                  counts=dict(counts)))
+                    last_flush = utt.closed_ms
+            if vad.idle and vad.pos_ms - last_flush >= CHECKPOINT_MS:
+                out.put(Batch("audio", [], {"audio_ms": vad.pos_ms}, vad.pos_ms, counts=dict(counts)))
+                last_flush = vad.pos_ms
+        if stop.is_set():
+            return
+        events = [e for u in vad.flush() if u.end_ms > start for e in self._transcribe(u, counts)]
+        out.put(Batch("audio", events, {"audio_ms": vad.pos_ms}, vad.pos_ms, finished=True, counts=counts,
+                      warning=chunks.truncated))
+
+    def _transcribe(self, utt: Any, counts: dict[str, int]) -> list[NewEvent]:
+        segments = self.asr.transcribe(utt.samples)
+        text = " ".join(s.text for s in segments).strip()
+        if not text:
+            counts["silent"] += 1
+            return []
+        counts["utterances"] += 1
+        offset = utt.start_ms / 1000
+        words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
+        meta = {"asr": self.asr.name, "words": words}
+        return [NewEvent(self.origin_ms + utt.start_ms, self.origin_ms + utt.end_ms, "speech", text,
+                         str(self.path), utt.start_ms, meta)]
+
+
+class _Truncatable:
+    """Wraps a decoding iterator: a TruncatedMedia after some output ends it with a warning."""
+
+    def __init__(self, inner: Iterator[Any]) -> None:
+        self.inner, self.truncated, self.any = inner, None, False
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            for item in self.inner:
+                self.any = True
+                yield item
+        except TruncatedMedia as ex:
+            if not self.any:
+                raise
+            self.truncated = str(ex)
+
+
+def _until_stopped(items: Any, stop: threading.Event) -> Iterator[Any]:
+    for item in items:
+        if stop.is_set():
+            return
+        yield item

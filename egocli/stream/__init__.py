@@ -1,0 +1,1 @@
+"""Live and streaming pieces: voice activity detection, servers, the voice pipeline."""
