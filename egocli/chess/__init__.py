@@ -1,0 +1,1 @@
+"""The chess co-pilot: board localisation, square classifier, vote buffer, legality repair, engine, coach."""

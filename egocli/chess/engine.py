@@ -1,0 +1,106 @@
+"""Stockfish over UCI through python-chess: MultiPV lines with SAN moves, scores and win chances."""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from egocli.errors import ModelError
+
+DEBIAN_PATH = "/usr/games/stockfish"
+INSTALL_HINT = "install it with `sudo apt-get install stockfish` or set EGOCLI_STOCKFISH to the binary"
+
+
+@dataclass(frozen=True)
+class EngineLine:
+    """One principal variation from the engine, scored for the side to move."""
+
+    san: list[str]
+    """The line in SAN, first move first."""
+    uci: list[str]
+    """The same line in UCI notation."""
+    cp: int | None
+    """Centipawns for the side to move (None when a mate score is given)."""
+    mate: int | None
+    """Moves to mate for the side to move (negative: being mated), else None."""
+    win: float
+    """Win probability for the side to move, 0..1 (see win_probability)."""
+
+
+def win_probability(cp: int | None, mate: int | None) -> float:
+    """Chance to win for the side to move: Lichess's curve 1 / (1 + exp(-0.00368208 * cp)); mates are 1 or 0."""
+    if mate is not None:
+        return 1.0 if mate > 0 else 0.0
+    return 1.0 / (1.0 + math.exp(-0.00368208 * (cp or 0)))
+
+
+def find_stockfish() -> str:
+    """Path of the Stockfish binary: EGOCLI_STOCKFISH, else PATH, else Debian's /usr/games/stockfish."""
+    env = os.environ.get("EGOCLI_STOCKFISH")
+    if env:
+        if Path(env).is_file() and os.access(env, os.X_OK):
+            return env
+        raise ModelError(f"stockfish not found at EGOCLI_STOCKFISH={env}; {INSTALL_HINT}")
+    found = shutil.which("stockfish") or (DEBIAN_PATH if Path(DEBIAN_PATH).is_file() else None)
+    if not found:
+        raise ModelError(f"stockfish not found; {INSTALL_HINT}")
+    return found
+
+
+class UciEngine:
+    """A running UCI engine; use as a context manager."""
+
+    def __init__(self, path: str | None = None, threads: int = 1, hash_mb: int = 32) -> None:
+        import chess.engine
+
+        self.path = path or find_stockfish()
+        try:
+            self._engine = chess.engine.SimpleEngine.popen_uci(self.path)
+            self._engine.configure({"Threads": threads, "Hash": hash_mb})
+        except (OSError, chess.engine.EngineError) as ex:
+            raise ModelError(f"stockfish at {self.path} could not start: {ex}") from ex
+
+    def __enter__(self) -> UciEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Quit the engine process."""
+        try:
+            self._engine.quit()
+        except Exception:  # noqa: BLE001 - the process may already be gone
+            self._engine.close()
+
+    def analyse(self, board, multipv: int = 3, seconds: float = 0.5) -> list[EngineLine]:  # noqa: ANN001
+        """The engine's best lines for a chess.Board, best first."""
+        import chess.engine
+
+        if board.is_game_over():
+            return []
+        try:
+            infos = self._engine.analyse(board, chess.engine.Limit(time=seconds), multipv=multipv)
+        except chess.engine.EngineError as ex:
+            raise ModelError(f"stockfish failed: {ex}") from ex
+        return [_line(board, info) for info in infos if info.get("pv")]
+
+
+def _line(board, info: dict) -> EngineLine:  # noqa: ANN001
+    pov = info["score"].pov(board.turn)
+    cp, mate = pov.score(), pov.mate()
+    moves = info["pv"]
+    return EngineLine(san=_san_line(board, moves), uci=[m.uci() for m in moves], cp=cp, mate=mate,
+                      win=round(win_probability(cp, mate), 4))
+
+
+def _san_line(board, moves: list) -> list[str]:  # noqa: ANN001
+    copy = board.copy(stack=False)
+    out = []
+    for move in moves:
+        out.append(copy.san(move))
+        copy.push(move)
+    return out

@@ -1,0 +1,135 @@
+"""Legality repair: the most likely legal position near a raw per-square prediction."""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from egocli.chess.squares import CLASSES
+from egocli.errors import InputError
+
+MAX_CHANGES = 3
+"""At most this many squares may differ from the raw prediction."""
+UNSURE = 0.5
+"""A square whose best class has less than this probability is reported as unsure."""
+
+_STATUS_TEXT = {
+    "STATUS_NO_WHITE_KING": "no white king", "STATUS_NO_BLACK_KING": "no black king",
+    "STATUS_TOO_MANY_KINGS": "too many kings", "STATUS_TOO_MANY_WHITE_PAWNS": "more than 8 white pawns",
+    "STATUS_TOO_MANY_BLACK_PAWNS": "more than 8 black pawns", "STATUS_PAWNS_ON_BACKRANK": "a pawn on the first or last rank",
+    "STATUS_TOO_MANY_WHITE_PIECES": "more than 16 white pieces", "STATUS_TOO_MANY_BLACK_PIECES": "more than 16 black pieces",
+    "STATUS_OPPOSITE_CHECK": "the side not to move is in check", "STATUS_TOO_MANY_CHECKERS": "impossible check",
+    "STATUS_IMPOSSIBLE_CHECK": "impossible check",
+}
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A legal position chosen from the per-square probabilities."""
+
+    fen: str
+    """Full FEN of the legal position (castling rights inferred from king and rook squares)."""
+    changed: list[str]
+    """Squares whose piece differs from the raw prediction (e.g. ['e1'])."""
+    unsure: list[str]
+    """Squares the classifier was unsure about (best class below UNSURE)."""
+
+
+def illegal_reasons(board) -> list[str]:  # noqa: ANN001
+    """Plain-language reasons why a chess.Board is not a legal position (empty if legal)."""
+    import chess
+
+    status = board.status()
+    return [text for name, text in _STATUS_TEXT.items() if status & getattr(chess, name, 0)]
+
+
+def _square_name(index: int) -> str:
+    row, col = divmod(index, 8)
+    return "abcdefgh"[col] + str(8 - row)
+
+
+def _board(classes: np.ndarray, white_to_move: bool):  # noqa: ANN202
+    import chess
+
+    from egocli.chess.recognise import grid_to_placement
+
+    board = chess.Board(grid_to_placement(classes.reshape(8, 8)) + (" w" if white_to_move else " b") + " - - 0 1")
+    board.castling_rights = board.clean_castling_rights() | _castling(board)
+    return board
+
+
+def _castling(board) -> int:  # noqa: ANN001
+    """Castling rights where king and rook stand on their home squares."""
+    import chess
+
+    rights = 0
+    for colour, rank in ((chess.WHITE, 0), (chess.BLACK, 7)):
+        if board.piece_at(chess.square(4, rank)) == chess.Piece(chess.KING, colour):
+            for file in (0, 7):
+                if board.piece_at(chess.square(file, rank)) == chess.Piece(chess.ROOK, colour):
+                    rights |= chess.BB_SQUARES[chess.square(file, rank)]
+    return rights
+
+
+def repair(probs: np.ndarray, white_to_move: bool = True, budget: int = 4000) -> Repair:
+    """Most likely legal position within MAX_CHANGES squares of the argmax; InputError when none is found."""
+    flat = probs.reshape(64, len(CLASSES))
+    best = flat.argmax(axis=1)
+    unsure = [_square_name(i) for i in range(64) if flat[i, best[i]] < UNSURE]
+    logp = np.log(np.clip(flat, 1e-9, 1.0))
+    alternatives = sorted(((float(logp[i, best[i]] - logp[i, c]), i, c) for i in range(64)
+                           for c in range(len(CLASSES)) if c != best[i] and flat[i, c] > 1e-4))[:40]
+    heap: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
+    seen: set[tuple[int, ...]] = set()
+    first_reasons: list[str] = []
+    while heap and budget > 0:
+        cost, picks = heapq.heappop(heap)
+        budget -= 1
+        classes = best.copy()
+        for k in picks:
+            classes[alternatives[k][1]] = alternatives[k][2]
+        board = _board(classes, white_to_move)
+        if board.is_valid():
+            return Repair(fen=board.fen(), changed=sorted(_square_name(alternatives[k][1]) for k in picks),
+                          unsure=unsure)
+        if not picks:
+            first_reasons = illegal_reasons(board)
+        if len(picks) < MAX_CHANGES:
+            _extend(heap, seen, picks, cost, alternatives)
+    why = ", ".join(first_reasons) or "not a legal position"
+    raise InputError(f"the position cannot be analysed: {why} (no legal position within {MAX_CHANGES} squares)")
+
+
+def _extend(heap: list, seen: set, picks: tuple[int, ...], cost: float, alternatives: list) -> None:
+    used = {alternatives[k][1] for k in picks}
+    start = picks[-1] + 1 if picks else 0
+    for k in range(start, len(alternatives)):
+        if alternatives[k][1] in used:
+            continue
+        key = picks + (k,)
+        if key not in seen:
+            seen.add(key)
+            heapq.heappush(heap, (cost + alternatives[k][0], key))
+
+
+def probs_from_placement(placement: str, confidence: float = 1.0) -> np.ndarray:
+    """One-hot-ish (8, 8, 13) probabilities for a known placement (used for --fen and tests)."""
+    from egocli.chess.recognise import fen_to_grid
+
+    grid = fen_to_grid(placement)
+    rest = (1.0 - confidence) / (len(CLASSES) - 1)
+    probs = np.full((8, 8, len(CLASSES)), rest)
+    np.put_along_axis(probs, grid[..., None], confidence, axis=2)
+    return probs
+
+
+def log_likelihood(probs: np.ndarray, placement: str) -> float:
+    """Sum of log-probabilities of a placement under per-square probabilities."""
+    from egocli.chess.recognise import fen_to_grid
+
+    grid = fen_to_grid(placement)
+    picked = np.take_along_axis(probs.reshape(8, 8, -1), grid[..., None], axis=2)
+    return float(np.log(np.clip(picked, 1e-9, 1.0)).sum()) if picked.size else -math.inf

@@ -1,0 +1,70 @@
+"""Photo -> per-square probabilities in board order -> raw piece placement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from egocli.chess import squares as sq
+from egocli.chess.board import BoardLocation, locate_board
+
+
+def fen_to_grid(fen: str) -> np.ndarray:
+    """Class indices (8, 8) in board order (rank 8 first, file a first) for a FEN's placement field."""
+    grid = np.zeros((8, 8), int)
+    for r, row in enumerate(fen.split()[0].split("/")):
+        c = 0
+        for ch in row:
+            if ch.isdigit():
+                c += int(ch)
+            else:
+                grid[r, c] = sq.CLASSES.index(ch)
+                c += 1
+    return grid
+
+
+def grid_to_placement(grid: np.ndarray) -> str:
+    """The FEN placement field for a class-index grid in board order."""
+    rows = []
+    for r in range(8):
+        text, empty = "", 0
+        for c in range(8):
+            symbol = sq.CLASSES[int(grid[r, c])]
+            if symbol == ".":
+                empty += 1
+                continue
+            text += (str(empty) if empty else "") + symbol
+            empty = 0
+        rows.append(text + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """What the camera saw on the board."""
+
+    placement: str
+    """FEN placement field of the most likely class per square (may be an illegal position)."""
+    probs: np.ndarray
+    """(8, 8, 13) class probabilities in board order (rank 8 first, file a first)."""
+    turns: int
+    """Quarter turns from the camera view to board order (0: White at the bottom, 2: Black)."""
+    location: BoardLocation
+    """Where the board was found."""
+
+
+def recognise(image: np.ndarray, view: str = "auto") -> Recognition:
+    """Locate the board in a BGR photo and classify its 64 squares."""
+    location = locate_board(image)
+    return classify_located(image, location, view)
+
+
+def classify_located(image: np.ndarray, location: BoardLocation, view: str = "auto") -> Recognition:
+    """Classify the squares of an already-located board."""
+    warped = sq.warp_board(image, location)
+    probs = sq.classify_squares(sq.square_crops(warped))
+    turns = sq.choose_turns(probs, sq.light_on_even(warped), view)
+    board_probs = sq.grid_to_board(probs.reshape(8, 8, -1), turns)
+    return Recognition(placement=grid_to_placement(board_probs.argmax(axis=2)), probs=board_probs,
+                       turns=turns, location=location)

@@ -1,0 +1,56 @@
+"""The coach keeps only explanations that name moves and squares from the engine's facts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import chess
+
+from egocli.chess.coach import explain, validate
+from egocli.chess.engine import EngineLine
+
+SCHOLARS = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+LINES = [EngineLine(san=["Qxf7#"], uci=["h5f7"], cp=None, mate=1, win=1.0),
+         EngineLine(san=["Qh4", "Be7"], uci=["h5h4", "f8e7"], cp=-93, mate=None, win=0.41)]
+
+
+class ScriptedModel:
+    """A TextModel (Protocol boundary) that replies with fixed texts in turn."""
+
+    name = "scripted"
+    context_size = 2048
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies, self.calls = replies, 0
+
+    def generate(self, messages: Sequence[dict[str, str]], max_tokens: int = 256, temperature: float = 0.0,
+                 grammar: str | None = None, json_schema: dict[str, Any] | None = None,
+                 stop: Sequence[str] | None = None) -> Iterator[str]:
+        reply = self.replies[min(self.calls, len(self.replies) - 1)]
+        self.calls += 1
+        yield from reply.split(" ")[:1] + [" " + w for w in reply.split(" ")[1:]]
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+
+def test_validation_rejects_an_illegal_move() -> None:
+    board = chess.Board(SCHOLARS)
+    assert validate("Play Nxe5 to win a pawn.", board, LINES) == ["Nxe5"]
+    assert validate("Qxf7# mates: the queen on f7 is protected by the bishop on c4.", board, LINES) == []
+    assert validate("The queen goes to a6.", board, LINES) == ["a6"]
+
+
+def test_bad_explanation_falls_back_to_the_template() -> None:
+    model = ScriptedModel(["Play Nxe5 and then Qxe5.", "Castle with O-O and play d4 next."])
+    result = explain(chess.Board(SCHOLARS), LINES, model)
+    assert model.calls == 2
+    assert result.source == "template"
+    assert "Qxf7#" in result.text and "checkmate" in result.text
+
+
+def test_good_explanation_is_kept() -> None:
+    model = ScriptedModel(["Qxf7# is checkmate. The queen takes on f7 and the bishop on c4 protects it."])
+    result = explain(chess.Board(SCHOLARS), LINES, model)
+    assert result.source == "llm" and result.text.startswith("Qxf7#")
