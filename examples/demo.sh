@@ -16,5 +16,12 @@ echo; echo "== what happened around the pharmacy? (event + 2 neighbours) =="
 id=$(egocli --db "$db" log search pharmacist --jsonl --limit 1 | python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["id"])')
 egocli --db "$db" log show "$id" --context 2
 
+echo; echo "== ingest a glasses recording (video + audio) =="
+egocli --db "$db" ingest "$here/glasses.mp4"
+egocli --db "$db" log list --source glasses.mp4
+
+echo; echo "== what did the sign say? =="
+egocli --db "$db" log search "bus" --modality text --limit 1
+
 echo; echo "== the log at a glance =="
 egocli --db "$db" stats

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from egocli.config import Settings, load_settings
 from egocli.errors import UsageError
-from egocli.store import EventFilter, Store
 from egocli.timeutil import parse_time_ms
+
+if TYPE_CHECKING:
+    from egocli.store import EventFilter, Store
 
 JSON = typer.Option(False, "--json", help="Print one JSON document.")
 JSONL = typer.Option(False, "--jsonl", help="Print one JSON object per line.")
@@ -27,6 +29,8 @@ def settings(ctx: typer.Context, **models: str | None) -> Settings:
 
 def open_store(ctx: typer.Context, create: bool = True) -> Store:
     """Open the event log this invocation points at."""
+    from egocli.store import Store
+
     return Store.open(settings(ctx).db, create=create)
 
 
@@ -40,6 +44,8 @@ def output_format(json_: bool, jsonl: bool) -> str:
 def event_filter(since: str | None, until: str | None, modality: list[str] | None,
                  source: str | None, limit: int | None = None) -> EventFilter:
     """Build an EventFilter from the common flags, checking the time range."""
+    from egocli.store import EventFilter
+
     since_ms, until_ms = parse_time_ms(since), parse_time_ms(until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")

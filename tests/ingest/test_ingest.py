@@ -11,13 +11,13 @@ import subprocess
 import sys
 import time
 import wave
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from conftest import REPO
+from egocli.ingest.synthetic import loop_recording
 
 EXAMPLE = REPO / "examples" / "glasses.mp4"
 ORIGIN = "2026-11-28T10:00:00"  # the example's creation_time (UTC)
@@ -54,32 +54,6 @@ def test_example_recording(cli):
     assert len(_events(cli)) == len(speech) + len(visual) + len(_events(cli, "--modality", "text"))
 
 
-def _loop_video(src: Path, dst: Path, times: int) -> None:
-    """Re-encode src `times` times back to back (a longer recording for the resume test)."""
-    import av
-
-    with av.open(str(src)) as inp:
-        frames = [f.to_ndarray(format="bgr24") for f in inp.decode(video=0)]
-    with av.open(str(src)) as inp:
-        res = av.AudioResampler(format="s16", layout="mono", rate=16000)
-        pcm = np.concatenate([o.to_ndarray().reshape(-1) for f in inp.decode(audio=0) for o in res.resample(f)])
-    with av.open(str(dst), "w") as out:
-        vs = out.add_stream("libx264", rate=10, options={"preset": "ultrafast"})
-        vs.width, vs.height, vs.pix_fmt = frames[0].shape[1], frames[0].shape[0], "yuv420p"
-        aus = out.add_stream("aac", rate=16000, layout="mono")
-        for i, img in enumerate(frames * times):
-            vf = av.VideoFrame.from_ndarray(img, format="bgr24")
-            vf.pts, vf.time_base = i, Fraction(1, 10)
-            out.mux(vs.encode(vf))
-        out.mux(vs.encode(None))
-        allpcm = np.tile(pcm, times)
-        for k in range(0, len(allpcm), 1024):
-            af = av.AudioFrame.from_ndarray(allpcm[None, k:k + 1024], format="s16", layout="mono")
-            af.sample_rate, af.pts, af.time_base = 16000, k, Fraction(1, 16000)
-            out.mux(aus.encode(af))
-        out.mux(aus.encode(None))
-
-
 def _comparable(db: Path) -> list[tuple]:
     """Events as (start, end, modality, words): ASR punctuation may differ after a seek, since
     AAC decoding is not bit-exact across seeks; times, modality and words must not."""
@@ -90,7 +64,7 @@ def _comparable(db: Path) -> list[tuple]:
 
 def test_resume_after_kill_gives_the_same_events(tmp_path):
     long = tmp_path / "long.mp4"
-    _loop_video(EXAMPLE, long, 4)
+    loop_recording(EXAMPLE, long, 4)
     env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home")}
     cmd = [sys.executable, "-m", "egocli", "--quiet", "ingest", str(long), "--start", "2026-11-29T08:00:00Z"]
     full, killed = tmp_path / "full.db", tmp_path / "killed.db"

@@ -1,0 +1,101 @@
+"""`egocli models list|check`: see which local models each role uses, and check they run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from typing import Any
+
+import typer
+
+from egocli import ui
+from egocli.commands.common import JSON, settings
+from egocli.config import ROLES
+from egocli.errors import EgoError, UsageError
+
+
+def _human_size(size: int | None) -> str:
+    if size is None:
+        return ""
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000  # type: ignore[assignment]
+    return ""
+
+
+@contextmanager
+def assembly_progress() -> Iterator[Callable[[str], Callable[[int, int], None] | None]]:
+    """A factory giving each role a progress callback drawn as a bar on stderr (None when quiet).
+
+    Other commands can wrap their first `registry.load(role, settings, progress)` with it, so the
+    one-time assembly of a model from its part packages shows a bar.
+    """
+    with ui.progress_bars() as bars:
+        def for_role(role: str) -> Callable[[int, int], None] | None:
+            if bars is None:
+                return None
+            task: list[Any] = []
+
+            def update(done: int, total: int) -> None:
+                if not task:
+                    task.append(bars.add_task(f"assemble {role}", total=total))
+                bars.update(task[0], completed=done)
+            return update
+        yield for_role
+
+
+def list_models(ctx: typer.Context, json_: bool = JSON) -> None:
+    """Show each role's backend, model, file, size, licence and whether it is present."""
+    from egocli.models import registry
+
+    rows = registry.describe(settings(ctx))
+    if json_:
+        ui.emit_json(rows)
+        return
+    shown = [{**row, "size": _human_size(row["size"]), "present": "yes" if row["present"] else "no"} for row in rows]
+    ui.emit_rows(shown, ["role", "backend", "model", "size", "licence", "present", "note", "file"], "text",
+                 title="Models")
+
+
+def check_models(ctx: typer.Context,
+                 roles: list[str] = typer.Argument(None, help=f"Roles to check (default: all): {', '.join(ROLES)}."),
+                 json_: bool = JSON) -> None:
+    """Load each model, run a tiny real task, print load time and speed; exit 1 if any role failed."""
+    from egocli.models.check import check
+
+    unknown = [r for r in roles or [] if r not in ROLES]
+    if unknown:
+        raise UsageError(f"unknown role(s): {', '.join(unknown)} (roles: {', '.join(ROLES)})")
+    results = []
+    with assembly_progress() as progress:
+        for result in check(roles or [], settings(ctx), progress):
+            results.append(result)
+            if not json_:
+                ui.status(_line(result))
+    rows = [asdict(r) for r in results]
+    if json_:
+        ui.emit_json(rows)
+    else:
+        ui.emit_rows([{**r, "load_s": None if r["load_s"] is None else round(r["load_s"], 2)} for r in rows],
+                     ["role", "status", "backend", "load_s", "speed", "output", "error"], "text", title="Model check")
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        raise EgoError(f"model check failed for {', '.join(r.role for r in failed)} ("
+                       + "; ".join(r.error for r in failed) + ")")
+
+
+def _line(result: Any) -> str:
+    if result.status == "ok":
+        return f"{result.role}: ok ({result.load_s:.2f} s load; {result.speed})"
+    return f"{result.role}: {result.status}: {result.error.removeprefix(result.role + ': ')}"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `models` command group."""
+    group = typer.Typer(help="Local models: list what each role uses, check that they load and run.",
+                        no_args_is_help=True)
+    group.command("list")(list_models)
+    group.command("check")(check_models)
+    app.add_typer(group, name="models")
