@@ -19,6 +19,7 @@ from egocli.importing import sha256_file
 from egocli.ingest.decode import AUDIO_EXT, VIDEO_EXT, MediaInfo, probe
 from egocli.ingest.frames import FrameRules
 from egocli.ingest.workers import AudioStage, Batch, VideoStage
+from egocli.privacy.redact import RedactionPolicy, Redactor
 from egocli.store import Source, Store
 from egocli.stream.vad import VadConfig
 
@@ -35,6 +36,8 @@ class IngestOptions:
     video: bool = True
     rules: FrameRules = field(default_factory=FrameRules)
     vad: VadConfig = field(default_factory=lambda: VadConfig(silence_ms=1200))
+    redaction: RedactionPolicy | None = field(default_factory=RedactionPolicy)
+    """Faces and personal data masked before storing (None: --no-redact)."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,18 @@ def expand(paths: list[Path]) -> list[Path]:
 
 
 class RegistryModels:
-    """Models for ingest from the registry, loaded on first use."""
+    """Models for ingest from the registry, loaded on first use.
+
+    The video and audio stages run side by side on (typically) two cores, so unless the user
+    configured thread counts, OCR and ASR get one thread each instead of competing for two."""
 
     def __init__(self, settings: Any) -> None:
-        self.settings = settings
+        from dataclasses import replace
+
+        options = dict(settings.options)
+        for role in ("ocr", "asr"):
+            options[role] = {"threads": 1, **settings.section(role)}
+        self.settings = replace(settings, options=options)
 
     def load(self, role: str) -> Any:
         """The model for a role."""
@@ -95,6 +106,7 @@ class Ingestor:
 
     def __init__(self, store: Store, models: Any, media_dir: Path, options: IngestOptions) -> None:
         self.store, self.models, self.media_dir, self.opt = store, models, media_dir, options
+        self.redactor = Redactor(options.redaction) if options.redaction is not None else None
 
     def run(self, paths: list[Path]) -> Iterator[Progress | IngestResult]:
         """Ingest each file, continuing past failures."""
@@ -145,12 +157,15 @@ class Ingestor:
         if video and not src.meta.get("video_done"):
             from egocli.ingest.describe import Describer
 
-            describer = Describer(self.models.load("labeler"), self.models.load("ocr"),
+            reader = self.models.load("ocr")
+            reader = self.redactor.reader(reader) if self.redactor else reader
+            describer = Describer(self.models.load("labeler"), reader,
                                   self.models.load("narrator") if self.models.configured("narrator") else None)
             saver = self._frame_saver(src) if self.opt.keep_frames else None
-            stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver))
+            stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
+                                     self.redactor))
         if audio and not src.meta.get("audio_done"):
-            stages.append(AudioStage(path, src.start_ms or 0, self.models.load("asr"), self.opt.vad))
+            stages.append(AudioStage(path, src.start_ms or 0, self.models.load("asr"), self.opt.vad, self.redactor))
         return stages
 
     def _drive(self, path: Path, src: Source, stages: list[Any], total: int, counts: dict[str, int],
@@ -192,15 +207,17 @@ class Ingestor:
             yield Progress(str(path), batch.stage, min(batch.done_ms, total), total)
 
     def _frame_saver(self, src: Source) -> Any:
+        from egocli.privacy.crypto import media_key, write_media
+
         folder = self.media_dir / "frames" / f"{src.id}-{(src.sha256 or 'x')[:12]}"
+        key = media_key(self.store)  # None for a plain log; encrypted logs get encrypted frames
 
         def save(frame: Any, t_ms: int) -> str:
             import cv2
 
-            folder.mkdir(parents=True, exist_ok=True)
             small = cv2.resize(frame, (320, int(frame.shape[0] * 320 / frame.shape[1])))
-            target = folder / f"{t_ms:09d}.jpg"
-            cv2.imwrite(str(target), small, [cv2.IMWRITE_JPEG_QUALITY, 80])
+            jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])[1].tobytes()
+            target = write_media(folder / f"{t_ms:09d}.jpg", jpeg, key)
             return str(target.relative_to(self.media_dir))
 
         return save
