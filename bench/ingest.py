@@ -6,6 +6,7 @@ describing every frame at 1 FPS with no scene-change skipping (the reference des
 Each configuration runs `egocli ingest` in its own process (model loading included).
 
 Usage: python bench/ingest.py [--minutes 10] [--extra-args "--no-redact"]
+Redaction (faces blurred, text masked) is on by default; the "no-redact" run shows what it costs.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def main() -> None:
         seconds = loop_recording(EXAMPLE, video, times)
         configs = [("default", extra), ("video-only", ["--no-audio", *extra]),
                    ("audio-only", ["--no-video", *extra]),
+                   ("no-redact", ["--no-redact", *extra]),
                    ("baseline-every-frame", ["--scene-threshold", "0", *extra])]
         results = [run(video, work, name, flags) for name, flags in configs]
     print(f"recording: {seconds / 60:.1f} min ({seconds:.0f} s), example looped {times}x; peak RSS is the "
@@ -69,6 +71,8 @@ def main() -> None:
               f"events/min {n / (seconds / 60):5.1f}  frames kept {r['counts'].get('kept', '-')}"
               f"/{r['counts'].get('frames', '-')}  peak RSS {r['rss']:.0f} MB")
     base = results[-1]["wall"]
+    print(f"redaction cost: default {results[0]['wall']:.1f} s vs --no-redact {results[3]['wall']:.1f} s "
+          f"({results[0]['wall'] / results[3]['wall']:.2f}x the time)")
     print(f"default vs baseline (every frame described): {base / results[0]['wall']:.2f}x faster "
           f"(target: default >= 10x real time)")
 

@@ -1,6 +1,6 @@
 """Event-log benchmark: bulk insert, time-range queries, FTS search, size — vs plain baselines.
 
-Usage: python bench/store.py [--events 1000000] [--days 30] [--queries 200]
+Usage: python bench/store.py [--events 1000000] [--days 30] [--queries 200] [--encrypt]
 Baselines measured in the same run: plain sqlite3 executemany into a bare table (no indexes,
 no FTS) for inserts; a Python scan over the content strings for search.
 """
@@ -57,9 +57,9 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
-def bench_insert(path: Path, rows: list[tuple]) -> tuple[float, float]:
+def bench_insert(path: Path, rows: list[tuple], key: str | None = None) -> tuple[float, float]:
     """(egocli events/s, baseline events/s)."""
-    store = Store.open(path)
+    store = Store.open(path, key=key)
     t = time.perf_counter()
     for k in range(0, len(rows), 100_000):
         store.bulk_insert(rows[k:k + 100_000])
@@ -113,17 +113,22 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=1_000_000)
     ap.add_argument("--days", type=int, default=30)
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--encrypt", action="store_true", help="An SQLCipher log (egocli init --encrypt).")
     args = ap.parse_args()
+    key = "bench passphrase" if args.encrypt else None
     rows = list(synth_rows(args.events, args.days))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.db"
-        ego_rate, base_rate = bench_insert(path, rows)
-        store = Store.open(path)
+        ego_rate, base_rate = bench_insert(path, rows, key)
+        t = time.perf_counter()
+        store = Store.open(path, key=key)
+        open_ms = (time.perf_counter() - t) * 1000
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         q = bench_queries(store, rows, args.days, args.queries)
         size = path.stat().st_size
     per_m = size / args.events * 1e6 / 1e6
-    print(f"events: {args.events:,} over {args.days} days")
+    print(f"events: {args.events:,} over {args.days} days; {'ENCRYPTED (SQLCipher)' if key else 'plain SQLite'},"
+          f" open {open_ms:.0f} ms")
     print(f"insert: {ego_rate:,.0f} events/s (baseline plain executemany, no index/FTS: "
           f"{base_rate:,.0f}/s; ratio {ego_rate / base_rate:.2f}x) target >= 100,000/s")
     print(f"1-hour range query: p50 {q['range_p50']:.2f} ms, p95 {q['range_p95']:.2f} ms (target p50 <= 20 ms)")

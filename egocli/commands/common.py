@@ -28,10 +28,15 @@ def settings(ctx: typer.Context, **models: str | None) -> Settings:
 
 
 def open_store(ctx: typer.Context, create: bool = True) -> Store:
-    """Open the event log this invocation points at."""
+    """Open the event log this invocation points at (its key from EGOCLI_KEY or a prompt), then
+    remove whatever the retention rules say has expired."""
+    from egocli.privacy import crypto, retention
     from egocli.store import Store
 
-    return Store.open(settings(ctx).db, create=create)
+    cfg = settings(ctx)
+    store = Store.open(cfg.db, create=create, key=crypto.key_for(cfg.db))
+    retention.apply(store, cfg.media_dir)
+    return store
 
 
 def output_format(json_: bool, jsonl: bool) -> str:

@@ -25,16 +25,21 @@ def ingest(ctx: typer.Context,
            no_video: bool = typer.Option(False, "--no-video", help="Skip the video."),
            scene_threshold: float = typer.Option(FrameRules.scene_threshold, "--scene-threshold",
                                                  help="Thumbnail change (0..1) that counts as a new scene."),
+           no_redact: bool = typer.Option(False, "--no-redact",
+                                          help="Store faces and personal data unmasked (config: [privacy] redact)."),
            json_: bool = JSON) -> None:
     """Turn recordings into visual, text and speech events; resumable and idempotent."""
     if fps <= 0 or fps > 30:
         raise UsageError("--fps must be in (0, 30]")
     if no_audio and no_video:
         raise UsageError("--no-audio and --no-video together leave nothing to ingest")
+    from egocli.privacy.redact import RedactionPolicy
+
     cfg = settings(ctx)
     opts = IngestOptions(fps=fps, start_ms=parse_time_ms(start), source_name=source_name,
                          keep_frames=keep_frames, audio=not no_audio, video=not no_video,
-                         rules=FrameRules(scene_threshold=scene_threshold))
+                         rules=FrameRules(scene_threshold=scene_threshold),
+                         redaction=None if no_redact else RedactionPolicy.from_settings(cfg))
     ingestor = Ingestor(open_store(ctx), RegistryModels(cfg), cfg.media_dir, opts)
     results = _run_with_progress(ingestor, paths)
     _report(results, json_)

@@ -53,6 +53,8 @@ class VideoStage:
     describer: Describer
     rules: FrameRules
     save_frame: Callable[[Any, int], str] | None = None
+    redactor: Any = None
+    """egocli.privacy.redact.Redactor: faces blurred and text masked before describing or saving."""
     _last_text: int = 0
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
@@ -92,6 +94,7 @@ class VideoStage:
         return point
 
     def _describe(self, frame: Any, t: int, reason: str, change: float) -> list[NewEvent]:
+        frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
         desc = self.describer.describe(frame)
         at = self.origin_ms + t
         media = self.save_frame(frame, t) if self.save_frame else str(self.path)
@@ -102,7 +105,7 @@ class VideoStage:
             events.append(NewEvent(at, at + int(1000 / self.fps), "text", desc.text, media, t,
                                    {"ocr": desc.meta.get("ocr", [])}))
         self._last_text = crc
-        return events
+        return self.redactor.events(events, found) if self.redactor else events
 
 
 @dataclass
@@ -113,6 +116,8 @@ class AudioStage:
     origin_ms: int
     asr: Transcriber
     vad: VadConfig
+    redactor: Any = None
+    """egocli.privacy.redact.Redactor: personal data in transcripts masked before storing."""
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
@@ -149,8 +154,9 @@ class AudioStage:
         offset = utt.start_ms / 1000
         words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
         meta = {"asr": self.asr.name, "words": words}
-        return [NewEvent(self.origin_ms + utt.start_ms, self.origin_ms + utt.end_ms, "speech", text,
-                         str(self.path), utt.start_ms, meta)]
+        ev = NewEvent(self.origin_ms + utt.start_ms, self.origin_ms + utt.end_ms, "speech", text,
+                      str(self.path), utt.start_ms, meta)
+        return [self.redactor.event(ev) if self.redactor else ev]
 
 
 class _Truncatable:

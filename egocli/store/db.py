@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -66,38 +67,81 @@ class EventFilter:
         return " AND ".join(clauses), params
 
 
-def _check_sqlite_file(path: Path) -> None:
+def _check_sqlite_file(path: Path) -> bool:
+    """True for an SQLCipher log (whole pages, no plain header); raises for any other non-SQLite file."""
     if not path.exists() or path.stat().st_size == 0:
-        return
+        return False
     with path.open("rb") as fh:
         head = fh.read(16)
-    if head != b"SQLite format 3\x00":
+    if head == b"SQLite format 3\x00":
+        return False
+    if path.stat().st_size % 1024:
         raise StoreError(f"{path}: not an egocli database (not an SQLite file)")
+    return True
+
+
+def db_errors() -> tuple[type[Exception], ...]:
+    """Database error classes of the stdlib sqlite3 and, once loaded, SQLCipher's."""
+    cipher = sys.modules.get("sqlcipher3.dbapi2")
+    return (sqlite3.DatabaseError, cipher.DatabaseError) if cipher else (sqlite3.DatabaseError,)
+
+
+def _connect(path: Path, key: str | None, encrypted: bool) -> Any:
+    """A connection: stdlib sqlite3 for plain logs, SQLCipher when a key is given or needed."""
+    if encrypted and key is None:
+        raise StoreError(f"{path}: the event log is encrypted: set EGOCLI_KEY (or not an egocli database)")
+    if key is None or (path.exists() and not encrypted):
+        return sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    try:
+        from sqlcipher3 import dbapi2 as sqlcipher
+    except ImportError as ex:
+        raise StoreError("encryption needs the sqlcipher3-binary package (pip install sqlcipher3-binary)") from ex
+    conn = sqlcipher.connect(str(path), timeout=30, isolation_level=None)
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    conn.execute("PRAGMA key = '" + key.replace("'", "''") + "'")
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlcipher.DatabaseError:
+        conn.close()
+        raise StoreError(f"{path}: wrong key for the encrypted event log (or not an egocli database)") from None
+    return conn
 
 
 class Store:
     """The event log. Open with Store.open(path); every write is one transaction."""
 
-    def __init__(self, db: Database, path: Path | None) -> None:
+    def __init__(self, db: Database, path: Path | None, key: str | None = None) -> None:
         self.db = db
         self.path = path
+        self.key = key
+        """The SQLCipher passphrase (kept in memory only) when the log is encrypted."""
 
     @classmethod
-    def open(cls, path: str | Path | None, create: bool = True) -> Store:
-        """Open (or create) the log at path (None: in memory), applying migrations."""
+    def open(cls, path: str | Path | None, create: bool = True, key: str | None = None) -> Store:
+        """Open (or create) the log at path (None: in memory), applying migrations.
+
+        With a key, a new log is created encrypted (SQLCipher) and an encrypted one is opened;
+        a plain log ignores the key."""
         if path is None or str(path) == ":memory:":
             return cls._init(Database(memory=True), None)
         path = Path(path)
-        _check_sqlite_file(path)
+        encrypted = _check_sqlite_file(path)
         if not path.exists():
             if not create:
                 raise StoreError(f"{path}: no event log here (run a command that writes first)")
             path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
-            return cls._init(Database(conn), path)
-        except sqlite3.DatabaseError as ex:
+            conn = _connect(path, key, encrypted)
+            store = cls._init(Database(conn), path)
+        except db_errors() as ex:
             raise StoreError(f"{path}: cannot open the event log: {ex}") from ex
+        store.key = None if isinstance(conn, sqlite3.Connection) else key
+        return store
+
+    @property
+    def encrypted(self) -> bool:
+        """True when the log is an SQLCipher database."""
+        return self.key is not None
 
     @classmethod
     def _init(cls, db: Database, path: Path | None) -> Store:
@@ -110,7 +154,7 @@ class Store:
             _refuse_newer(db, path)
             migrations.apply(db)
             db.execute(f"PRAGMA user_version = {len(known_names())}")
-        except sqlite3.DatabaseError as ex:
+        except db_errors() as ex:
             raise StoreError(f"{path or ':memory:'}: not a usable event log: {ex}") from ex
         return cls(db, path)
 
@@ -280,7 +324,7 @@ class Store:
         )
         try:
             rows = list(self.db.query(sql, [fts_query(query), *params]))
-        except sqlite3.OperationalError as ex:
+        except db_errors() as ex:
             raise StoreError(f"search failed: {ex}") from ex
         return [(Event.from_row(r), r["score"], r["snip"]) for r in rows]
 
