@@ -1,0 +1,189 @@
+"""Benchmark `egocli serve`: WebRTC and WebSocket in the same run.
+
+Prints: control round trip p50/p95; end of a push-to-talk question -> first answer audio at the
+client p50/p95 (default models unless --fake); first video frame at the server after connect;
+how many concurrent streaming clients keep up (server receives >= 90% of the frames sent).
+
+    .venv/bin/python bench/serve.py [--fake] [--llm qwen0.5b] [--questions 3] [--clients 1,2,4,8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import threading
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+
+from egocli.config import load_settings
+from egocli.store import Store
+from egocli.stream.client import RtcClient, WsClient
+from egocli.stream.hub import ServeOptions
+from egocli.stream.server import serve
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+TRANSPORTS = {"webrtc": RtcClient, "websocket": WsClient}
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) if values else float("nan")
+
+
+class Server:
+    """The server in a background thread."""
+
+    def __init__(self, db: Path, models: dict[str, str], max_sessions: int = 16) -> None:
+        self.settings = load_settings(db=db, home=db.parent / "home", models=models)
+        self.options = ServeOptions(port=0, ice_loopback=True, max_sessions=max_sessions)
+        self.db, self.url, self.ready = db, "", threading.Event()
+        self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
+        self.thread.start()
+        assert self.ready.wait(120)
+
+    async def _main(self) -> None:
+        self.loop, self.stop_event = asyncio.get_running_loop(), asyncio.Event()
+        await serve(self.settings, self.options, self.stop_event, self._up)
+
+    def _up(self, url: str) -> None:
+        self.url = url.rstrip("/")
+        self.ready.set()
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.stop_event.set)
+        self.thread.join(300)
+
+
+def jfk() -> np.ndarray:
+    with wave.open(str(DATA / "audio" / "jfk.wav")) as fh:
+        pcm = np.frombuffer(fh.readframes(fh.getnframes()), "<i2").astype(np.float32) / 32768
+    return np.concatenate([np.zeros(16000, np.float32), pcm, np.zeros(16000, np.float32)])
+
+
+def frames() -> list[np.ndarray]:
+    import av
+
+    with av.open(str(DATA / "video" / "1.mp4")) as container:
+        return [f.to_ndarray(format="bgr24") for f in container.decode(video=0)]
+
+
+async def round_trips(kind: str, url: str, n: int = 200) -> list[float]:
+    client = TRANSPORTS[kind]()
+    await client.connect(url, video=False)
+    times = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        await client.send({"type": "ping", "t": i})
+        await client.wait_for("pong", timeout=5, t=i)
+        times.append((time.perf_counter() - t0) * 1000)
+    await client.close()
+    return times
+
+
+async def answer_latency(kind: str, url: str, question: np.ndarray, n: int) -> list[float]:
+    client = TRANSPORTS[kind]()
+    await client.connect(url, video=False)
+    client.feed.say(np.zeros(16000, np.float32))
+    await asyncio.wait_for(client.feed.drained.wait(), 5)
+    out = []
+    for i in range(n):
+        await client.send({"type": "ptt", "on": True})
+        client.feed.say(question)
+        await asyncio.wait_for(client.feed.drained.wait(), 30)
+        end = client.feed.drained_at
+        await client.send({"type": "ptt", "on": False})
+        deadline = time.monotonic() + 120
+        while (first := client.first_audio_after(end)) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        if first is not None:
+            out.append((first - end) * 1000)
+        await asyncio.sleep(0.5)
+        await client.send({"type": "stop"})
+        await asyncio.sleep(0.5)
+    await client.close()
+    return out
+
+
+async def streaming(kind: str, url: str, clients: int, video: list[np.ndarray], seconds: float = 8.0) -> None:
+    peers = [TRANSPORTS[kind]() for _ in range(clients)]
+    for peer in peers:
+        peer.feed.frames, peer.feed.fps = video, 15.0
+    await asyncio.gather(*(p.connect(url) for p in peers))
+    await asyncio.sleep(seconds)
+    await asyncio.gather(*(p.close() for p in peers))
+
+
+def source_counts(db: Path, since_id: int) -> list[dict]:
+    store = Store.open(db)
+    try:
+        return [{**s.meta, "duration_ms": s.duration_ms} for s in store.sources() if s.id > since_id]
+    finally:
+        store.close()
+
+
+def last_source_id(db: Path) -> int:
+    store = Store.open(db)
+    try:
+        return max((s.id for s in store.sources()), default=0)
+    finally:
+        store.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fake", action="store_true", help="fake LLM/TTS/vision (transport cost only)")
+    ap.add_argument("--llm", default=None, help="LLM for answers (default: the registry default)")
+    ap.add_argument("--questions", type=int, default=3)
+    ap.add_argument("--clients", default="1,2,4,8")
+    args = ap.parse_args()
+    models = {"labeler": "fake", "ocr": "fake"} if not args.fake else \
+        {r: "fake" for r in ("llm", "tts", "labeler", "ocr", "embedder")}
+    if args.llm:
+        models["llm"] = args.llm
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        server = Server(db, models)
+        try:
+            asyncio.run(_run(server, args))
+        finally:
+            server.stop()
+
+
+async def _run(server: Server, args: argparse.Namespace) -> None:
+    from egocli.models import registry
+
+    print(f"models: {server.settings.models or 'defaults'}")
+    seed = WsClient()  # put JFK's words in the log so the question has something to answer from
+    await seed.connect(server.url, video=False)
+    seed.feed.say(jfk())
+    await asyncio.wait_for(seed.feed.drained.wait(), 30)
+    await seed.wait_for("event", timeout=60, modality="speech")
+    await seed.close()
+    speech, rate = registry.load("tts", server.settings).speak("What did the president ask people to do?")
+    from egocli.stream.audio import resample
+
+    question = resample(np.asarray(speech, np.float32), int(rate), 16000)
+    for kind in TRANSPORTS:
+        rt = await round_trips(kind, server.url)
+        print(f"{kind:9s} round trip        p50 {pct(rt, 50):7.2f} ms   p95 {pct(rt, 95):7.2f} ms  (n={len(rt)})")
+        lat = await answer_latency(kind, server.url, question, args.questions)
+        print(f"{kind:9s} utterance->audio  p50 {pct(lat, 50):7.0f} ms   p95 {pct(lat, 95):7.0f} ms  (n={len(lat)})")
+    video = frames()
+    for kind in TRANSPORTS:
+        for n in (int(x) for x in args.clients.split(",")):
+            before = last_source_id(server.db)
+            await streaming(kind, server.url, n, video)
+            await asyncio.sleep(1.0)
+            stats = source_counts(server.db, before)
+            first = [s.get("first_frame_ms", 0) for s in stats]
+            fps = [s.get("received", 0) / max(1, s["duration_ms"] - f) * 1000 for s, f in zip(stats, first)]
+            ok = bool(fps) and min(fps) >= 0.9 * 15.0
+            print(f"{kind:9s} {n:2d} clients @15 fps: received {np.mean(fps):5.1f} fps/client (min {min(fps):5.1f}),"
+                  f" first frame {np.median(first):5.0f} ms after offer -> {'sustained' if ok else 'BACKLOG'}")
+
+
+if __name__ == "__main__":
+    main()

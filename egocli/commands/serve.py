@@ -1,0 +1,43 @@
+"""`egocli serve`: the live endpoint glasses and browsers stream to (WebRTC, WebSocket baseline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from egocli import ui
+from egocli.commands.common import settings
+
+
+def serve(ctx: typer.Context,
+          host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (not loopback: --token required)."),
+          port: int = typer.Option(8765, "--port", help="TCP port (0: any free port)."),
+          token: str = typer.Option(None, "--token", envvar="EGOCLI_SERVE_TOKEN",
+                                    help="Shared secret clients send (?token= or Authorization: Bearer)."),
+          cert: Path = typer.Option(None, "--cert", help="TLS certificate (PEM): serve HTTPS, for LAN cameras."),
+          key: Path = typer.Option(None, "--key", help="TLS private key (PEM)."),
+          ice_server: list[str] = typer.Option(None, "--ice-server",
+                                               help="STUN/TURN URL (repeatable); none by default."),
+          ice_loopback: bool = typer.Option(False, "--ice-loopback",
+                                            help="ICE over 127.0.0.1 only (same-machine clients)."),
+          max_sessions: int = typer.Option(8, "--max-sessions", help="Concurrent sessions allowed."),
+          wake_phrase: str = typer.Option("hey co-pilot", "--wake-phrase", help="Spoken prefix of a question."),
+          fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
+          asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
+          llm: str = typer.Option(None, "--llm", help="LLM override for answers (e.g. 'qwen0.5b')."),
+          ) -> None:
+    """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
+    from egocli.stream.hub import ServeOptions
+    from egocli.stream.server import run
+
+    options = ServeOptions(host=host, port=port, token=token, cert=cert, key=key,
+                           ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
+                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps)
+    conf = settings(ctx, asr=asr, llm=llm)
+    run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `serve` to the root app."""
+    app.command("serve")(serve)

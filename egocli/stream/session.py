@@ -1,0 +1,313 @@
+"""One live session, whatever the transport: audio -> VAD -> ASR -> speech events or questions,
+newest camera frame -> scene check -> description events, questions -> ask core -> spoken answers,
+barge-in, heartbeats and a clean close that finishes writing the log."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import numpy as np
+
+from egocli.errors import EgoError
+from egocli.ingest.frames import FrameSelector
+from egocli.store import NewEvent
+from egocli.stream.audio import RATE, Playback, level_db
+from egocli.stream.hub import LiveHub
+from egocli.stream.protocol import PROTOCOL_VERSION, ProtocolError, error, parse_control
+from egocli.stream.vad import EnergyVad, Utterance, VadConfig
+from egocli.timeutil import format_local, now_ms
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[dict[str, Any]], Awaitable[None] | None]
+BARGE_MS = 120
+"""Loud microphone time during playback that counts as the user talking over the answer."""
+
+
+def wake_pattern(phrase: str) -> re.Pattern[str]:
+    """A regex matching the wake phrase at the start of a transcript, spelled loosely ('co-pilot', 'copilot')."""
+    parts = [re.escape(p) for p in re.findall(r"[a-z0-9]+", phrase.lower())]
+    return re.compile(r"^\W*" + r"[\W_]*".join(parts) + r"\b[\W_]*", re.IGNORECASE)
+
+
+class LiveSession:
+    """A connected client. The transport feeds media and control messages in and delivers `send`."""
+
+    def __init__(self, hub: LiveHub, transport: str, peer: str, send: Send | None = None) -> None:
+        self.hub, self.transport, self.peer = hub, transport, peer
+        self.opt = hub.options
+        self.id: str | None = None
+        self.source_id: int | None = None
+        self.playback = Playback()
+        self._send = send
+        self._vad = EnergyVad(VadConfig())
+        self._selector = FrameSelector()
+        self._utterances: asyncio.Queue[tuple[Utterance, bool] | None] = asyncio.Queue(self.opt.utterance_queue)
+        self._frame: Any = None
+        self._frame_seq = 0
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._side: set[asyncio.Task[Any]] = set()
+        self._wake = wake_pattern(self.opt.wake_phrase)
+        self._ptt = self._wake_armed = False
+        self._loud_ms = 0
+        self._audio_origin: int | None = None
+        self._started = now_ms()
+        self._last_seen = time.monotonic()
+        self._last_text_crc = 0
+        self.counts = {"utterances": 0, "questions": 0, "frames": 0, "described": 0, "dropped": 0,
+                       "received": 0}
+        self.closed = asyncio.Event()
+        self._closing = False
+
+    # ---- lifecycle ------------------------------------------------------
+    def reserve(self) -> bool:
+        """Take a session slot now (no await between check and take); False when the server is full."""
+        if self.id is None:
+            self.id = self.hub.admit(self)
+        return self.id is not None
+
+    async def start(self) -> bool:
+        """Take a slot if not reserved and open the session's source; False when the server is full."""
+        if not self.reserve():
+            return False
+        meta = {"transport": self.transport, "peer": self.peer}
+        self.source_id = await self.hub.run("writer", self.hub.open_source, f"live-{self.id}", meta)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._transcribe_loop()), loop.create_task(self._video_loop()),
+                       loop.create_task(self._heartbeat_loop())]
+        return True
+
+    def attach(self, send: Send) -> None:
+        """Set how messages reach the client (the data channel opens after the offer)."""
+        self._send = send
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        """Deliver a message; a gone client is not an error."""
+        if self._send is None:
+            return
+        try:
+            result = self._send(msg)
+            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+                await result
+        except Exception as ex:  # the transport failed: the close path cleans up
+            log.debug("session %s: send failed: %s", self.id, ex)
+
+    async def close(self, reason: str) -> None:
+        """Finish every utterance already heard, write the log and release the session (idempotent)."""
+        if self._closing:
+            await self.closed.wait()
+            return
+        self._closing = True
+        try:
+            for utt in self._vad.flush():
+                self._queue_utterance(utt, self._ptt)
+            await self._utterances.put(None)
+            await asyncio.wait_for(asyncio.shield(self._tasks[0]), timeout=60) if self._tasks else None
+        except (asyncio.TimeoutError, asyncio.CancelledError):
+            log.warning("session %s: speech still queued at close was dropped", self.id)
+        finally:
+            await self._finish(reason)
+
+    async def _finish(self, reason: str) -> None:
+        self.playback.stop()
+        others = [t for t in [*self._tasks, *self._side] if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        if self.source_id is not None:
+            meta = {"closed": reason, **self.counts}
+            await self.hub.run("writer", self.hub.close_source, self.source_id, now_ms() - self._started, meta)
+        await self.send({"type": "bye", "reason": reason})
+        if self.id is not None:
+            self.hub.release(self.id)
+        self.closed.set()
+        log.info("session %s closed: %s", self.id, reason)
+
+    # ---- media in -------------------------------------------------------
+    def feed_audio(self, pcm: np.ndarray) -> None:
+        """16 kHz mono float32 from the microphone."""
+        if self._closing or pcm.size == 0:
+            return
+        self._last_seen = time.monotonic()
+        if self._audio_origin is None:
+            self._audio_origin = now_ms() - int(1000 * pcm.size / RATE)
+        self._check_barge_in(pcm)
+        for utt in self._vad.feed(pcm):
+            self._queue_utterance(utt, self._ptt or self._wake_armed)
+
+    def offer_frame(self, frame: Any) -> None:
+        """A decoded camera frame (or JPEG bytes): only the newest is kept."""
+        self._last_seen = time.monotonic()
+        self._frame = frame
+        self._frame_seq += 1
+        self.counts["received"] += 1
+        if "first_frame_ms" not in self.counts:
+            self.counts["first_frame_ms"] = now_ms() - self._started
+
+    def _check_barge_in(self, pcm: np.ndarray) -> None:
+        if not self.playback.playing:
+            self._loud_ms = 0
+            return
+        loud = level_db(pcm) > self.opt.barge_db
+        self._loud_ms = self._loud_ms + int(1000 * pcm.size / RATE) if loud else 0
+        if self._loud_ms >= BARGE_MS and self.playback.stop():
+            self._loud_ms = 0
+            self._spawn(self.send({"type": "stop", "reason": "barge-in"}))
+
+    def _queue_utterance(self, utt: Utterance, question: bool) -> None:
+        if self._utterances.full():
+            self._utterances.get_nowait()
+            self.counts["dropped"] += 1
+            self._spawn(self.send(error("overloaded", "speech recognition is behind: an utterance was dropped")))
+        self._utterances.put_nowait((utt, question))
+
+    # ---- control in -----------------------------------------------------
+    async def receive(self, raw: str | bytes) -> None:
+        """Handle one control message from the client."""
+        self._last_seen = time.monotonic()
+        try:
+            msg = parse_control(raw)
+        except ProtocolError as ex:
+            await self.send(error(ex.code, str(ex)))
+            return
+        kind = msg["type"]
+        if kind == "hello":
+            await self.send({"type": "welcome", "session": self.id, "source_id": self.source_id,
+                             "protocol": PROTOCOL_VERSION, "wake_phrase": self.opt.wake_phrase})
+        elif kind == "ping":
+            await self.send({"type": "pong", "t": msg.get("t")})
+        elif kind == "ask":
+            self._spawn(self._answer(msg["text"].strip(), msg.get("id"), spoken=False))
+        elif kind == "ptt":
+            self._push_to_talk(msg["on"])
+        elif kind == "stop":
+            if self.playback.stop():
+                await self.send({"type": "stop", "reason": "client"})
+        elif kind == "chess":
+            self._spawn(self._chess(msg.get("id")))
+        elif kind == "bye":
+            self._spawn(self.close("client said bye"))
+
+    def _push_to_talk(self, on: bool) -> None:
+        if on:
+            self.playback.stop()
+            self._ptt = True
+            return
+        self._ptt = False
+        for utt in self._vad.flush():  # released: the question is over, no need to wait for silence
+            self._queue_utterance(utt, True)
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._side.add(task)
+        task.add_done_callback(self._side.discard)
+
+    # ---- workers --------------------------------------------------------
+    async def _transcribe_loop(self) -> None:
+        while (item := await self._utterances.get()) is not None:
+            utt, question = item
+            try:
+                segments = await self.hub.run("asr", self.hub.transcribe, utt.samples)
+            except EgoError as ex:
+                await self.send(error("model", str(ex)))
+                continue
+            text = " ".join(s.text for s in segments).strip()
+            if text:
+                await self._heard(utt, text, segments, question)
+
+    async def _heard(self, utt: Utterance, text: str, segments: list[Any], question: bool) -> None:
+        match = self._wake.match(text)
+        if match or question or self._wake_armed:
+            asked = text[match.end():].strip() if match else text
+            self._wake_armed = bool(match) and not asked
+            if asked:
+                await self.send({"type": "transcript", "final": True, "text": asked, "question": True})
+                self._spawn(self._answer(asked, None, spoken=True))
+            return
+        origin = self._audio_origin or self._started
+        offset = utt.start_ms / 1000
+        words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
+        event = NewEvent(origin + utt.start_ms, origin + utt.end_ms, "speech", text, None, utt.start_ms,
+                         {"asr": getattr(self.hub.model("asr"), "name", "asr"), "words": words,
+                          "session": self.id})
+        self.counts["utterances"] += 1
+        await self.send({"type": "transcript", "final": True, "text": text, "question": False})
+        await self._log([event])
+
+    async def _log(self, events: list[NewEvent]) -> None:
+        ids = await self.hub.run("writer", self.hub.write, self.source_id, events)
+        for ev_id, ev in zip(ids, events):
+            await self.send({"type": "event", "id": ev_id, "modality": ev.modality, "content": ev.content,
+                             "time": format_local(ev.start_ms), "start_ms": ev.start_ms})
+
+    async def _video_loop(self) -> None:
+        seen = 0
+        while True:
+            await asyncio.sleep(1.0 / self.opt.fps)
+            if self._frame_seq == seen or self._frame is None:
+                continue
+            seen, frame = self._frame_seq, self._frame
+            self.counts["frames"] += 1
+            t = now_ms()
+            try:
+                verdict, desc = await self.hub.run("vision", self.hub.look, frame, self._selector, t - self._started)
+            except (EgoError, ValueError) as ex:
+                await self.send(error("frame", f"frame not described: {ex}"))
+                continue
+            if desc is not None:
+                self.counts["described"] += 1
+                await self._log(self._frame_events(desc, t, verdict))
+
+    def _frame_events(self, desc: Any, t: int, verdict: Any) -> list[NewEvent]:
+        end = t + int(1000 / self.opt.fps)
+        meta = {**desc.meta, "reason": verdict.reason, "change": round(verdict.change, 3), "session": self.id}
+        events = [NewEvent(t, end, "visual", desc.visual, None, t - self._started, meta)]
+        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
+        if desc.text and crc != self._last_text_crc:
+            events.append(NewEvent(t, end, "text", desc.text, None, t - self._started,
+                                   {"ocr": desc.meta.get("ocr", []), "session": self.id}))
+        self._last_text_crc = crc
+        return events
+
+    async def _answer(self, question: str, ref: Any, spoken: bool) -> None:
+        self.counts["questions"] += 1
+        self.playback.stop()
+        generation = self.playback.generation
+
+        def say(samples: np.ndarray) -> None:
+            self.playback.enqueue(samples, generation)
+
+        try:
+            reply = await self.hub.run("answer", self.hub.answer, question, now_ms(), say,
+                                       lambda: self.playback.generation != generation)
+        except EgoError as ex:
+            await self.send(error("model", str(ex), ref))
+            return
+        await self.send({"type": "answer", "id": ref, "question": question, "text": reply.text,
+                         "citations": reply.citations, "spoken": spoken, "interrupted": reply.interrupted})
+
+    async def _chess(self, ref: Any) -> None:
+        if self._frame is None:
+            await self.send(error("no_frame", "no camera frame yet", ref))
+            return
+        try:
+            result = await self.hub.run("answer", self.hub.chess, self._frame)
+        except Exception as ex:  # the co-pilot's own failures must not end the session
+            log.warning("session %s: chess failed: %s", self.id, ex)
+            await self.send(error("chess", f"{type(ex).__name__}: {ex}"[:300], ref))
+            return
+        await self.send({"type": "chess_result", "id": ref, **result})
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.opt.heartbeat_s)
+            if time.monotonic() - self._last_seen > self.opt.idle_timeout_s:
+                self._spawn(self.close("peer timed out"))
+                return
+            await self.send({"type": "ping", "t": time.time()})

@@ -1,0 +1,116 @@
+"""The WebSocket baseline: the same session over one WebSocket, media in the binary framing of
+`egocli.stream.protocol` (PCM chunks, JPEG frames), control as JSON text messages."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from egocli.stream.audio import RATE, float_to_s16, resample, s16_to_float
+from egocli.stream.hub import LiveHub
+from egocli.stream.protocol import (KIND_AUDIO, MAX_JPEG_BYTES, AudioFormat, ProtocolError, audio_format,
+                                    encode, error, pack, parse_control, split_binary)
+from egocli.stream.session import LiveSession
+
+log = logging.getLogger(__name__)
+
+HELLO_TIMEOUT_S = 10.0
+CHUNK_S = 0.02
+LEAD_CHUNKS = 5
+"""Answer audio is sent this many 20 ms chunks ahead of real time (the client's jitter buffer)."""
+
+
+async def _hello(ws: web.WebSocketResponse) -> dict[str, Any]:
+    """The first message, which must be a hello."""
+    msg = await ws.receive(timeout=HELLO_TIMEOUT_S)
+    if msg.type != WSMsgType.TEXT:
+        raise ProtocolError("bad_message", "the first message must be a JSON hello")
+    hello = parse_control(msg.data)
+    if hello["type"] != "hello":
+        raise ProtocolError("bad_message", "the first message must be a hello")
+    return hello
+
+
+async def handle_ws(request: web.Request, hub: LiveHub) -> web.StreamResponse:
+    """GET /ws: one live session over a WebSocket (token already checked)."""
+    ws = web.WebSocketResponse(heartbeat=hub.options.heartbeat_s, max_msg_size=MAX_JPEG_BYTES + 1024)
+    session = LiveSession(hub, "websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
+    if not session.reserve():
+        return web.json_response({"error": "busy", "message": "too many sessions; try again later"}, status=503)
+    try:
+        await ws.prepare(request)
+        hello = await _hello(ws)
+        fmt = audio_format(hello)
+    except (ProtocolError, asyncio.TimeoutError) as ex:
+        code = ex.code if isinstance(ex, ProtocolError) else "timeout"
+        await session.send(error(code, str(ex) or "no hello in time"))
+        await session.close("bad hello")
+        await ws.close()
+        return ws
+    await session.start()
+    await session.receive(encode(hello))
+    pump = asyncio.ensure_future(_pump_audio(ws, session))
+    closer = asyncio.ensure_future(_close_with(ws, session))
+    try:
+        await _read(ws, session, fmt)
+    finally:
+        pump.cancel()
+        closer.cancel()
+        await session.close("websocket closed")
+        await ws.close()
+    return ws
+
+
+async def _close_with(ws: web.WebSocketResponse, session: LiveSession) -> None:
+    """Close the socket when the session ends on its own (bye, timeout, shutdown)."""
+    await session.closed.wait()
+    await ws.close()
+
+
+async def _read(ws: web.WebSocketResponse, session: LiveSession, fmt: AudioFormat) -> None:
+    async for msg in ws:
+        if session.closed.is_set():
+            return
+        if msg.type == WSMsgType.TEXT:
+            await session.receive(msg.data)
+        elif msg.type == WSMsgType.BINARY:
+            await _binary(session, msg.data, fmt)
+        elif msg.type == WSMsgType.ERROR:
+            log.info("websocket error: %s", ws.exception())
+            return
+
+
+async def _binary(session: LiveSession, data: bytes, fmt: AudioFormat) -> None:
+    try:
+        kind, payload = split_binary(data)
+    except ProtocolError as ex:
+        await session.send(error(ex.code, str(ex)))
+        return
+    if kind == KIND_AUDIO:
+        samples = s16_to_float(payload[: len(payload) - len(payload) % 2], fmt.channels)
+        session.feed_audio(resample(samples, fmt.rate, RATE))
+    else:
+        session.offer_frame(bytes(payload))
+
+
+async def _pump_audio(ws: web.WebSocketResponse, session: LiveSession) -> None:
+    """Send queued answer audio in 20 ms PCM chunks, paced to real time with a small lead."""
+    n = int(RATE * CHUNK_S)
+    start, sent = 0.0, 0
+    while not ws.closed:
+        chunk = session.playback.pull(n)
+        if chunk is None:
+            start, sent = 0.0, 0
+            await asyncio.sleep(CHUNK_S)
+            continue
+        if not start:
+            start = time.monotonic()
+        await ws.send_bytes(pack(KIND_AUDIO, float_to_s16(chunk)))
+        sent += 1
+        wait = start + (sent - LEAD_CHUNKS) * CHUNK_S - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)

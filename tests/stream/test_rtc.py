@@ -1,0 +1,47 @@
+"""WebRTC end to end: a Python aiortc client streams real speech and video over loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+ASR = "base"  # Whisper base: exact on jfk.wav (tiny.en sometimes hears "asked not")
+
+from egocli.stream.client import RtcClient
+
+PHRASE = "ask not what your country can do for you"
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[a-z']+", text.lower()))
+
+
+@pytest.mark.slow
+def test_speech_video_and_question_over_webrtc(live_server, jfk, video_frames):
+    server = live_server(models={"asr": ASR})
+
+    async def session() -> tuple[dict, dict, float | None]:
+        client = RtcClient()
+        client.feed.frames, client.feed.fps = video_frames, 5.0
+        welcome_body = await client.connect(server.url)
+        client.feed.say(jfk)
+        await asyncio.wait_for(client.feed.drained.wait(), 30)
+        final = await client.wait_for("transcript", timeout=30, final=True)
+        await client.send({"type": "ask", "id": 7, "text": "What did the president say about the country?"})
+        answer = await client.wait_for("answer", timeout=60, id=7)
+        await asyncio.sleep(1.0)  # some answer audio arrives on the returned track
+        heard = client.first_audio_after(answer["_at"] - 30)
+        await client.close()
+        return welcome_body, {"final": final, "answer": answer}, heard
+
+    body, got, heard = asyncio.run(session())
+    assert body["type"] == "answer" and body["session"]
+    assert got["answer"]["text"].strip()
+    assert heard is not None, "no answer audio on the returned track"
+    server.stop()
+    speech = " ".join(_words(e.content) for e in server.events("speech"))
+    assert PHRASE in speech, speech
+    assert server.events("visual"), "no visual events from the video"
+    (source,) = server.sources()
+    assert source.kind == "live" and source.status == "done" and source.meta["transport"] == "webrtc"
