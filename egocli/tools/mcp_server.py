@@ -1,0 +1,64 @@
+"""`egocli mcp`: the allowlisted tools served over MCP (stdio) with the official `mcp` SDK.
+
+Only the MCP allowlist is listed and callable; tools that change data are neither listed nor
+callable unless the user started the server with writes enabled (their own pre-approval).
+Arguments are validated strictly (no coercion) and every call becomes a `tool` event.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from egocli.tools.builtin import REGISTRY
+from egocli.tools.orchestrator import call_tool
+from egocli.tools.registry import ToolContext, ToolRegistry
+
+
+def _annotations(side_effects: bool) -> dict[str, Any]:
+    return {"readOnlyHint": not side_effects, "destructiveHint": side_effects, "openWorldHint": False}
+
+
+def build_server(ctx: ToolContext, writes: bool = False, registry: ToolRegistry = REGISTRY) -> Any:
+    """An mcp lowlevel Server exposing the context's allowlisted tools."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from egocli import __version__
+
+    tools = registry.allowed(ctx.context, writes)
+
+    async def list_tools(_: Any, __: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[
+            types.Tool(name=t.name, description=t.description, input_schema=t.schema,
+                       annotations=types.ToolAnnotations(**_annotations(t.side_effects)))
+            for t in tools])
+
+    async def call(_: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        step = call_tool(ctx, params.name, params.arguments, writes=writes, registry=registry)
+        if step.status != "ok":
+            text = f"{step.status}: {step.error}"
+            return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+        payload = {"summary": step.summary, "data": step.data}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False, default=str))],
+            structured_content=json.loads(json.dumps(payload, default=str)))
+
+    return Server("egocli", version=__version__,
+                  instructions="Search and query the user's lifelog; tools that change data are off "
+                               "unless the user started `egocli mcp --allow-writes`.",
+                  on_list_tools=list_tools, on_call_tool=call)
+
+
+def serve_stdio(ctx: ToolContext, writes: bool = False) -> None:
+    """Serve MCP over stdin/stdout until the client disconnects."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(ctx, writes)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)

@@ -1,0 +1,100 @@
+"""`egocli mcp` over stdio, driven by the official MCP SDK client in a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from egocli.store import EventFilter, NewEvent, Store
+from egocli.timeutil import now_ms
+
+pytest.importorskip("mcp")
+
+READ_ONLY = {"now", "memory_search", "memory_ask", "note_list", "reminder_list", "chess_analyse"}
+
+
+def _session(db: Path, *flags: str):  # noqa: ANN202 - returns an async context manager
+    import anyio  # noqa: F401 - the SDK's event loop
+    from contextlib import asynccontextmanager
+
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["-m", "egocli", "--db", str(db), "mcp", *flags,
+                                                                 "--model", "fake"])
+
+    @asynccontextmanager
+    async def session():  # noqa: ANN202
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as s:
+                await s.initialize()
+                yield s
+    return session()
+
+
+def _run(coro_fn):  # noqa: ANN001, ANN202
+    import anyio
+
+    return anyio.run(coro_fn)
+
+
+def _log(db: Path) -> None:
+    store = Store.open(db)
+    t = now_ms() - 60_000
+    store.add_events([NewEvent(t, t, "visual", "putting the car keys in the red drawer"),
+                      NewEvent(t, t, "note", "the wifi password is tulip42")])
+    store.close()
+
+
+def _tool_events(db: Path) -> list:
+    return list(Store.open(db).events(EventFilter(modalities=("tool",))))
+
+
+def test_read_only_by_default_and_outside_calls_refused(db):
+    _log(db)
+
+    async def scenario():  # noqa: ANN202
+        async with _session(db) as s:
+            names = {t.name for t in (await s.list_tools()).tools}
+            found = await s.call_tool("memory_search", {"query": "car keys"})
+            write = await s.call_tool("note_add", {"text": "injected"})
+            delete = await s.call_tool("note_delete", {"note_id": 2})
+            unknown = await s.call_tool("shell", {"cmd": "ls"})
+            wrong = await s.call_tool("memory_search", {"query": "keys", "limit": "5"})
+            return names, found, write, delete, unknown, wrong
+
+    names, found, write, delete, unknown, wrong = _run(scenario)
+    assert names == READ_ONLY
+    assert not found.is_error
+    assert found.structured_content["data"][0]["content"] == "putting the car keys in the red drawer"
+    assert write.is_error and "disabled here" in write.content[0].text
+    assert delete.is_error and "not allowed here" in delete.content[0].text
+    assert unknown.is_error and "unknown tool" in unknown.content[0].text
+    assert wrong.is_error and "'limit' must be integer, got str" in wrong.content[0].text
+    store = Store.open(db)
+    assert [e.content for e in store.events(EventFilter(modalities=("note",)))] == ["the wifi password is tulip42"]
+    audit = [(e.meta["tool"], e.meta["status"], e.meta["context"]) for e in _tool_events(db)]
+    assert audit == [("memory_search", "ok", "mcp"), ("note_add", "rejected", "mcp"),
+                     ("note_delete", "rejected", "mcp"), ("shell", "rejected", "mcp"),
+                     ("memory_search", "rejected", "mcp")]
+
+
+def test_allow_writes_exposes_notes_and_reminders_but_never_delete(db):
+    async def scenario():  # noqa: ANN202
+        async with _session(db, "--allow-writes") as s:
+            tools = {t.name: t for t in (await s.list_tools()).tools}
+            added = await s.call_tool("note_add", {"text": "call the plumber"})
+            listed = await s.call_tool("note_list", {})
+            return tools, added, listed
+
+    tools, added, listed = _run(scenario)
+    assert "note_add" in tools and "reminder_add" in tools and "note_delete" not in tools
+    assert tools["note_add"].annotations.destructive_hint is True
+    assert tools["memory_search"].annotations.read_only_hint is True
+    assert tools["reminder_add"].input_schema["required"] == ["text", "due"]
+    assert not added.is_error
+    assert json.loads(listed.content[0].text)["data"][0]["text"] == "call the plumber"
+    assert [e.meta["confirmed"] for e in _tool_events(db)] == [True, None]
