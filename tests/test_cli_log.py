@@ -1,7 +1,7 @@
 import json
 import sqlite3
 
-from conftest import REPO
+from tests.conftest import REPO
 
 EXAMPLE = REPO / "examples" / "afternoon.srt"
 

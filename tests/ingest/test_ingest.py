@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import REPO
+from tests.conftest import REPO
 from egocli.ingest.synthetic import loop_recording
 
 EXAMPLE = REPO / "examples" / "glasses.mp4"

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import scenes
+from tests.pointing import scenes
 
 pytestmark = pytest.mark.slow
 
