@@ -23,5 +23,12 @@ egocli --db "$db" log list --source glasses.mp4
 echo; echo "== what did the sign say? =="
 egocli --db "$db" log search "bus" --modality text --limit 1
 
+echo; echo "== summarise the log by hour and day (HCC), then ask =="
+egocli --db "$db" summarize
+egocli --db "$db" ask "where did I put my house keys?"
+egocli --db "$db" ask "What did the pharmacist say about the refill?" \
+  --choice "It is ready now" --choice "Ready on Monday after ten" --choice "It was cancelled" \
+  --choice "Ready on Thursday at seven" --choice "Call the doctor first"
+
 echo; echo "== the log at a glance =="
 egocli --db "$db" stats

@@ -66,3 +66,20 @@ def event_row(ev: Any) -> dict[str, Any]:
     return {"id": data["id"], "time": data["local"], "modality": data["modality"],
             "source": data["source"], "content": data["content"], **{
                 k: data[k] for k in ("start", "end", "media_path", "meta")}}
+
+
+def index_new_events(cfg: Settings, store: Store) -> None:
+    """Embed events that have no vector yet, so `ask` finds them by meaning (a warning on failure:
+    `ask` and `summarize` fill the gaps later)."""
+    from egocli import ui
+    from egocli.errors import EgoError
+    from egocli.models import registry
+    from egocli.reasoning.retrieval import embed_missing
+
+    try:
+        done = sum(ui.track(embed_missing(store, registry.load("embedder", cfg)), "indexing"))
+    except EgoError as ex:
+        ui.warn(f"events stored but not indexed for meaning search: {ex}")
+        return
+    if done:
+        ui.status(f"indexed {done} event(s) for search by meaning")

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, open_store
+from egocli.commands.common import JSON, index_new_events, open_store, settings
 from egocli.importing import import_paths
 from egocli.timeutil import parse_time_ms
 
@@ -23,6 +23,8 @@ def import_(ctx: typer.Context,
     results = list(ui.track(import_paths(store, paths, fmt, parse_time_ms(start), source_name),
                             "importing", total=len(paths)))
     failed = [r for r in results if r.status == "failed"]
+    if any(r.status == "imported" for r in results):
+        index_new_events(settings(ctx), store)
     if json_:
         ui.emit_json([r.__dict__ for r in results])
     else:

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, open_store, settings
+from egocli.commands.common import JSON, index_new_events, open_store, settings
 from egocli.errors import UsageError
 from egocli.ingest.frames import FrameRules
 from egocli.ingest.pipeline import IngestOptions, Ingestor, IngestResult, Progress, RegistryModels
@@ -40,8 +40,11 @@ def ingest(ctx: typer.Context,
                          keep_frames=keep_frames, audio=not no_audio, video=not no_video,
                          rules=FrameRules(scene_threshold=scene_threshold),
                          redaction=None if no_redact else RedactionPolicy.from_settings(cfg))
-    ingestor = Ingestor(open_store(ctx), RegistryModels(cfg), cfg.media_dir, opts)
+    store = open_store(ctx)
+    ingestor = Ingestor(store, RegistryModels(cfg), cfg.media_dir, opts)
     results = _run_with_progress(ingestor, paths)
+    if any(r.status == "ingested" for r in results):
+        index_new_events(cfg, store)
     _report(results, json_)
     if any(r.status == "failed" for r in results):
         raise typer.Exit(1)

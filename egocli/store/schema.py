@@ -58,6 +58,71 @@ def m001_events_and_sources(db: Database) -> None:
     )
 
 
+@migrations()
+def m002_summaries(db: Database) -> None:
+    """HCC summaries: one row per (level, chunk start), with a hash of the events it covers."""
+    db.executescript(
+        """
+        CREATE TABLE summaries (
+            id INTEGER PRIMARY KEY,
+            level TEXT NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            model TEXT NOT NULL,
+            built_ms INTEGER NOT NULL,
+            events_hash TEXT NOT NULL,
+            event_count INTEGER NOT NULL,
+            vec BLOB
+        );
+        CREATE UNIQUE INDEX summaries_level_start ON summaries(level, start_ms);
+        CREATE INDEX summaries_start ON summaries(start_ms);
+        """
+    )
+
+
+@migrations()
+def m003_event_vectors(db: Database) -> None:
+    """Sentence embeddings of events (int8, L2-normalised), clustered by (model, time) for scoped scans."""
+    db.executescript(
+        """
+        CREATE TABLE event_vectors (
+            model TEXT NOT NULL,
+            start_ms INTEGER NOT NULL,
+            event_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+            source_id INTEGER,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (model, start_ms, event_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX event_vectors_event ON event_vectors(event_id);
+        """
+    )
+
+
+@migrations()
+def m004_privacy(db: Database) -> None:
+    """Retention rules, privacy settings (media salt), and summaries dropped with the events they cover.
+
+    The trigger looks back 8 days from a deleted event: HCC chunks are at most a week long."""
+    db.executescript(
+        """
+        CREATE TABLE retention_rules (
+            modality TEXT PRIMARY KEY,
+            max_age_ms INTEGER NOT NULL,
+            set_ms INTEGER NOT NULL
+        );
+        CREATE TABLE privacy_settings (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TRIGGER events_ad_summaries AFTER DELETE ON events BEGIN
+            DELETE FROM summaries WHERE start_ms > old.start_ms - 691200000
+                AND start_ms <= old.end_ms AND end_ms > old.start_ms;
+        END;
+        """
+    )
+
+
 def known_names() -> list[str]:
     """Names of every migration this version of egocli knows, in order."""
     return [m.name for m in migrations.pending(Database(memory=True))]

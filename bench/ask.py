@@ -1,0 +1,225 @@
+"""Benchmark `egocli ask`: retrieval + assembly on a synthetic 30-day, >= 1M-event log; end-to-end
+latency with the default model; 5 votes vs 1; recent-events stuffing baseline; HD-EPIC accuracy.
+
+    python bench/ask.py [--events 1000000] [--db /tmp/egocli-bench-ask.db] [--hdepic-limit 1] [--skip-llm]
+
+Summaries for 1M events are built with the extractive summariser (an LLM would need days on 2 cores).
+Events are embedded once per distinct text (the synthetic log repeats its templates) and the vector
+is stored for every event, so the vector table is full size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from egocli.config import load_settings
+from egocli.models import registry
+from egocli.reasoning import asker, evaluate, hcc, prompts, tcot
+from egocli.store import Store, vectors
+from egocli.store import windows as store_windows
+from egocli.timeutil import parse_time_ms
+
+HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
+AT = parse_time_ms("2026-11-30T20:00:00")
+DAY = 86_400_000
+VERBS = ["walking past", "looking at", "picking up", "putting down", "talking about", "cleaning", "reading",
+         "opening", "closing", "carrying", "photographing", "checking"]
+THINGS = ["the laptop", "a coffee mug", "the front door", "a newspaper", "the bicycle", "a shopping bag",
+          "the kettle", "a parcel", "the window", "a notebook", "the television", "a plant pot", "the fridge",
+          "a set of headphones", "the bus stop sign", "a water bottle", "the bookshelf", "a jacket"]
+PLACES = ["in the kitchen", "in the office", "on the street", "in the living room", "at the supermarket",
+          "in the hallway", "at the station", "in the garden", "at the cafe", "in the bedroom"]
+NEEDLES = [(2 * DAY + 5_000_000, "visual", "Putting the passport in the green folder under the piano lid"),
+           (9 * DAY + 40_000_000, "speech", "Dr Nakamura said the knee scan is booked for the twelfth"),
+           (20 * DAY + 30_000_000, "visual", "Taking the white allergy tablet with a glass of apple juice"),
+           (29 * DAY + 60_000_000, "visual", "Parking the scooter on level four, bay 47, of the Elm Street garage")]
+QUESTIONS = [("Where did I put the passport?", ()),
+             ("When is the knee scan the doctor mentioned?", ()),
+             ("When did I last take the allergy tablet?", ()),
+             ("Where did I park the scooter yesterday?", ("level 4 bay 47", "level 2 bay 12", "street outside",
+                                                          "home garage", "level 1 bay 3")),
+             ("what did I pick up in the kitchen this morning?", ()),
+             ("what was I reading at the cafe 3 days ago?", ()),
+             ("what happened last week in the garden?", ()),
+             ("did I open the fridge 2 hours ago?", ())]
+
+
+def _texts() -> list[str]:
+    rng = random.Random(5)
+    return [f"{rng.choice(VERBS)} {rng.choice(THINGS)} {rng.choice(PLACES)}" for _ in range(3000)]
+
+
+def build_log(path: Path, count: int, embedder) -> Store:
+    """The synthetic log (reused when already built): events, needles, vectors, extractive summaries."""
+    store = Store.open(path)
+    if store.count() >= count:
+        return store
+    texts = sorted(set(_texts()))
+    start = AT - 30 * DAY
+    step = 30 * DAY // count
+    rng = random.Random(7)
+    t0 = time.perf_counter()
+    rows = ((start + i * step, start + i * step + 2000, "visual", None, texts[rng.randrange(len(texts))], "{}")
+            for i in range(count))
+    store.bulk_insert(rows)
+    needle_ids = store.add_events([asker_event(start + off, mod, text) for off, mod, text in NEEDLES])
+    print(f"inserted {count} events + {len(needle_ids)} needles in {time.perf_counter() - t0:.1f} s")
+    t0 = time.perf_counter()
+    allt = texts + [t for _, _, t in NEEDLES]
+    blobs = dict(zip(allt, vectors.quantise(embedder.embed(allt))))
+    rows_v = [(embedder.name, t, i, src, blobs[c])
+              for i, t, src, c in store.conn.execute("SELECT id, start_ms, source_id, content FROM events")]
+    vectors.put_blobs(store, rows_v)
+    print(f"embedded {len(allt)} distinct texts, stored {len(rows_v)} vectors in {time.perf_counter() - t0:.1f} s")
+    t0 = time.perf_counter()
+    built = sum(1 for _ in hcc.build(store, hcc.ExtractiveSummariser(), embedder))
+    print(f"built {built} extractive summaries in {time.perf_counter() - t0:.1f} s")
+    return store
+
+
+def asker_event(t: int, modality: str, text: str):
+    """A NewEvent lasting 5 s."""
+    from egocli.store import NewEvent
+
+    return NewEvent(t, t + 5000, modality, text)
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of values."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def bench_assembly(store: Store, embedder, rounds: int = 3) -> None:
+    """p50/p95 of retrieval + context assembly, and of the stuffing baseline."""
+    times, base = [], []
+    for _ in range(rounds):
+        for question, choices in QUESTIONS:
+            t0 = time.perf_counter()
+            ctx = asker.assemble(store, asker.AskRequest(question, choices, at_ms=AT), embedder)
+            times.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            stuffing(store, AT, 1200)
+            base.append(time.perf_counter() - t0)
+    print(f"retrieval+assembly over {store.count()} events: p50 {pct(times, .5) * 1000:.0f} ms, "
+          f"p95 {pct(times, .95) * 1000:.0f} ms (n={len(times)}); last context {ctx.storyline.tokens} tokens")
+    t0 = time.perf_counter()
+    stale = hcc.plan(store)
+    print(f"HCC staleness check over the whole log: {(time.perf_counter() - t0) * 1000:.0f} ms ({len(stale)} stale)")
+    print(f"baseline recent-events stuffing: p50 {pct(base, .5) * 1000:.0f} ms, p95 {pct(base, .95) * 1000:.0f} ms")
+
+
+def stuffing(store: Store, until_ms: int, budget: int, source_id: int | None = None) -> tcot.Storyline:
+    """The baseline context: the most recent events before until_ms, up to the budget."""
+    events = store_windows.recent(store, until_ms, budget // 8) if source_id is None else \
+        [e for e in store_windows.recent(store, until_ms, budget) if e.source_id == source_id]
+    renderer = tcot.Renderer((), until_ms)
+    kept, used = [], 0
+    for ev in reversed(events):
+        used += tcot.approx_tokens(renderer.line(ev))
+        if used > budget:
+            break
+        kept.append(ev)
+    return tcot.render([tcot.Window(0, 0, None, "recent", 0, kept[::-1])], renderer)
+
+
+def bench_llm(store: Store, llm, embedder, count: int = 4) -> None:
+    """End-to-end latency with the default model, first streamed token, and 5 votes vs 1."""
+    e2e, first = [], []
+    for question, choices in QUESTIONS[:count]:
+        t0 = time.perf_counter()
+        seen: list[float] = []
+        req = asker.AskRequest(question, choices, at_ms=AT, votes=5)
+        result = asker.ask(store, llm, req, embedder, on_token=lambda _t: seen.append(time.perf_counter() - t0))
+        e2e.append(time.perf_counter() - t0)
+        if seen:
+            first.append(seen[0])
+        print(f"  {question!r}: {e2e[-1]:.1f} s -> {result.letter or ''} {result.text[:90]!r}")
+    print(f"end-to-end (default model, 5 votes for choices): p50 {statistics.median(e2e):.1f} s, "
+          f"max {max(e2e):.1f} s; first streamed token p50 {statistics.median(first) if first else float('nan'):.1f} s")
+    _votes_ratio(store, llm, embedder)
+
+
+def _evict(llm) -> None:
+    "".join(llm.generate([{"role": "user", "content": "Say ok."}], max_tokens=1))
+
+
+def _votes_ratio(store: Store, llm, embedder) -> None:
+    question, choices = QUESTIONS[3]
+    req = asker.AskRequest(question, choices, at_ms=AT)
+    ctx = asker.assemble(store, req, embedder)
+    cost = {}
+    for votes in (1, 5):
+        _evict(llm)
+        t0 = time.perf_counter()
+        asker.answer(llm, ctx, replace(req, votes=votes))
+        cost[votes] = time.perf_counter() - t0
+    print(f"votes: 1 -> {cost[1]:.1f} s, 5 -> {cost[5]:.1f} s, ratio {cost[5] / cost[1]:.2f}x (shared KV prefix)")
+
+
+def bench_hdepic(llm, embedder, limit: int) -> None:
+    """Accuracy and context recall on HD-EPIC: full method vs recent-events stuffing (same questions)."""
+    if not HDEPIC.is_dir():
+        print("HD-EPIC data not found; skipped")
+        return
+    from egocli.importing import import_paths
+
+    store = Store.open(None)
+    list(import_paths(store, [HDEPIC], "hd-epic"))
+    list(hcc.build(store, hcc.ExtractiveSummariser()))
+    files = sorted((HDEPIC / "questions").glob("*.json"))
+    template = asker.AskRequest("?", votes=5)
+    full = list(evaluate.run(store, llm, files, template, embedder, limit))
+    base = [_baseline_one(store, llm, r.item) for r in full]
+    for name, rs in (("full T-CoT+HCC", full), ("recent stuffing", base)):
+        row = evaluate.report(rs).rows[-1]
+        print(f"HD-EPIC {name}: accuracy {row['accuracy']:.3f}, context recall {row['context_recall']:.3f}, "
+              f"mean latency {row['mean_latency_s']:.1f} s, {row['tokens_per_question']:.0f} tokens/q, n={row['questions']}")
+
+
+def _baseline_one(store: Store, llm, item: evaluate.EvalQuestion) -> evaluate.EvalResult:
+    req = asker.AskRequest(item.question, item.choices, videos=dict(item.videos), votes=5, hcc=False)
+    ctx = asker.assemble(store, req)
+    last = ctx.scope.videos[-1]
+    end = max((e.end_ms for e in store.events() if e.source_id == last.source_id), default=last.start_ms) + 1
+    story = stuffing(store, end, req.budget)
+    story = tcot.render(story.windows, tcot.Renderer(ctx.scope.videos, ctx.scope.at_ms))
+    ctx = replace(ctx, storyline=story, summaries=[], relevant=True)
+    ans = asker.answer(llm, ctx, req)
+    pred = "ABCDE".index(ans.letter) if ans.letter else None
+    bound = {v.number: v for v in ctx.scope.videos}
+    return evaluate.EvalResult(item, pred, pred == item.correct, evaluate._gold_recall(ctx, item, bound),
+                               ans.latency_s, ans.prompt_tokens + ans.output_tokens, ans.confidence)
+
+
+def main() -> None:
+    """Run the benchmark and print figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--db", type=Path, default=Path("/tmp/egocli-bench-ask.db"))
+    parser.add_argument("--hdepic-limit", type=int, default=1, help="Questions per HD-EPIC file (0: skip).")
+    parser.add_argument("--skip-llm", action="store_true", help="Only retrieval/assembly figures.")
+    parser.add_argument("--questions", type=int, default=4, help="Questions timed end to end.")
+    args = parser.parse_args()
+    settings = load_settings()
+    embedder = registry.load("embedder", settings)
+    store = build_log(args.db, args.events, embedder)
+    bench_assembly(store, embedder)
+    if args.skip_llm:
+        return
+    llm = registry.load("llm", settings)
+    bench_llm(store, llm, embedder, args.questions)
+    if args.hdepic_limit:
+        bench_hdepic(llm, embedder, args.hdepic_limit)
+    print(f"prompt order: context first, variant instruction last ({len(prompts.MCQ_VARIANTS)} variants)",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""`egocli ask`: answer a question over the log with T-CoT + HCC, voting and citations."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+from typing import Any
+
+import typer
+
+from egocli import ui
+from egocli.commands.common import JSON, open_store, settings
+from egocli.errors import ModelError, UsageError
+from egocli.reasoning import asker
+from egocli.reasoning.hcc import LlmSummariser
+from egocli.timeutil import parse_time_ms
+
+
+def parse_videos(values: list[str] | None) -> dict[int, str]:
+    """--video N=SOURCE flags as {N: SOURCE}."""
+    out = {}
+    for value in values or []:
+        number, sep, source = value.partition("=")
+        if not sep or not number.strip().isdigit() or not source.strip():
+            raise UsageError(f"--video takes N=SOURCE (e.g. 1=P01-20240202-110250), not {value!r}")
+        out[int(number)] = source.strip()
+    return out
+
+
+def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Any, Any, Any]:
+    """(llm, embedder or None, summariser factory) from the registry."""
+    from egocli.models import registry
+
+    conf = settings(ctx)
+    llm = registry.load("llm", conf)
+    try:
+        embedder = registry.load("embedder", conf)
+    except ModelError as ex:
+        ui.warn(f"{ex}; retrieval uses words only")
+        embedder = None
+    summariser = (lambda: LlmSummariser(registry.load("summarizer", conf))) if need_summariser else None
+    return llm, embedder, summariser
+
+
+def _read_question(question: str | None) -> str:
+    if question in (None, "-"):
+        if sys.stdin.isatty():
+            raise UsageError("no question (give it as an argument or on stdin)")
+        question = sys.stdin.read()
+    if not question.strip():
+        raise UsageError("empty question")
+    return question.strip()
+
+
+def render(result: asker.Answer, explain: bool, streamed: bool = False) -> None:
+    """Print the answer (and with --explain the context and the votes) on stdout."""
+    if explain:
+        ui.emit_text(f"Question: {result.rewritten}\nScope: {result.context.scope.label}\n")
+        ui.emit_text(result.context.text + "\n")
+        for instruction, letter in result.votes:
+            ui.emit_text(f"vote {letter or '-'}  <- {instruction}")
+    if result.letter:
+        conf = f" (confidence {result.confidence:.0%}, {len(result.votes)} votes)" if result.confidence else ""
+        ui.emit_text(f"{result.letter}. {result.text}{conf}")
+    elif not streamed:
+        ui.emit_text(result.text)
+    for c in result.citations:
+        where = f" {c.offset}" if c.offset else ""
+        ui.emit_text(f"  #{c.event_id} {c.time}{where}  {c.content[:100]}")
+
+
+def to_json(result: asker.Answer) -> dict[str, Any]:
+    """The answer as one JSON document."""
+    ctx = result.context
+    return {"question": result.question, "rewritten": result.rewritten, "answer": result.text,
+            "letter": result.letter, "confidence": result.confidence, "relevant": ctx.relevant,
+            "votes": [{"instruction": i, "letter": v} for i, v in result.votes],
+            "citations": [asdict(c) for c in result.citations], "scope": ctx.scope.label,
+            "context": ctx.text, "context_event_ids": [e.id for e in ctx.storyline.events],
+            "prompt_tokens": result.prompt_tokens, "output_tokens": result.output_tokens,
+            "latency_s": round(result.latency_s, 3)}
+
+
+def ask(ctx: typer.Context,
+        question: str = typer.Argument(None, help="The question (or - / nothing to read it from stdin)."),
+        choice: list[str] = typer.Option(None, "--choice", "-c", help="A multiple-choice option (repeat, up to 5)."),
+        at: str = typer.Option(None, "--at", help="Ask as of this time (default now)."),
+        since: str = typer.Option(None, "--since", help="Only events from this time."),
+        until: str = typer.Option(None, "--until", help="Only events before this time."),
+        video: list[str] = typer.Option(None, "--video", help="Bind 'video N' in <TIME> tags: N=SOURCE."),
+        votes: int = typer.Option(5, "--votes", help="Prompt variants to majority-vote."),
+        budget: int = typer.Option(1200, "--budget", help="Context tokens for summaries and events."),
+        no_hcc: bool = typer.Option(False, "--no-hcc", help="No summaries in the context."),
+        no_tcot: bool = typer.Option(False, "--no-tcot", help="No T-CoT windows: an even sample of the scope."),
+        explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
+        json_: bool = JSON) -> None:
+    """Answer a question about the log, citing the events it rests on."""
+    if votes < 1 or budget < 100:
+        raise UsageError("--votes must be at least 1 and --budget at least 100")
+    req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
+                           parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot)
+    store = open_store(ctx, create=False)
+    ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
+    llm, embedder, summariser = load_models(ctx)
+    built, missing = asker.prepare(store, req, summariser, embedder)
+    if missing:
+        ui.warn(f"{missing} summaries missing in this scope: run `egocli summarize`")
+    ctx_ = asker.assemble(store, req, embedder) if embedder is not None or built else ctx_
+    stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
+    result = asker.answer(llm, ctx_, req, on_token=(lambda t: print(t, end="", flush=True)) if stream else None)
+    if json_:
+        ui.emit_json(to_json(result))
+        return
+    if stream:
+        print()
+    render(result, explain, streamed=stream and bool(result.prompt_tokens))
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `ask` to the root app."""
+    app.command("ask")(ask)

@@ -1,0 +1,55 @@
+"""`egocli eval`: multiple-choice benchmarks (HD-EPIC VQA format) against the current log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from egocli import ui
+from egocli.commands.ask import load_models
+from egocli.commands.common import JSON, open_store
+from egocli.errors import NotFound, UsageError
+from egocli.reasoning import asker, evaluate
+
+COLUMNS = ("file", "questions", "accuracy", "context_recall", "mean_latency_s", "tokens_per_question", "errors")
+
+
+def eval_(ctx: typer.Context,
+          files: list[Path] = typer.Argument(..., help="Question files ({id: {inputs, question, choices, correct_idx}})."),
+          votes: int = typer.Option(5, "--votes", help="Prompt variants to majority-vote."),
+          budget: int = typer.Option(1200, "--budget", help="Context tokens."),
+          no_hcc: bool = typer.Option(False, "--no-hcc", help="Ablation: no summaries."),
+          no_tcot: bool = typer.Option(False, "--no-tcot", help="Ablation: no T-CoT windows."),
+          limit: int = typer.Option(None, "--limit", help="At most N questions per file (spread over the file)."),
+          json_: bool = JSON) -> None:
+    """Accuracy overall and per file, context recall, mean latency and tokens per question."""
+    if votes < 1 or (limit is not None and limit < 1):
+        raise UsageError("--votes and --limit must be at least 1")
+    for path in files:
+        if not path.is_file():
+            raise NotFound(f"{path}: no such file")
+        evaluate.load_questions(path)
+    store = open_store(ctx, create=False)
+    llm, embedder, _ = load_models(ctx, need_summariser=False)
+    template = asker.AskRequest("?", votes=votes, budget=budget, hcc=not no_hcc, tcot=not no_tcot)
+    total = sum(min(len(evaluate.load_questions(p)), limit or 10**9) for p in files)
+    results = list(ui.track(evaluate.run(store, llm, files, template, embedder, limit), "questions", total=total))
+    rep = evaluate.report(results)
+    if json_:
+        doc = rep.as_json()
+        doc["questions"] = [{"id": r.item.qid, "file": r.item.file, "predicted": r.predicted,
+                             "correct_idx": r.item.correct, "correct": r.correct, "recall": r.recall,
+                             "latency_s": round(r.latency_s, 3), "error": r.error} for r in results]
+        ui.emit_json(doc)
+    else:
+        ui.emit_rows(rep.rows, COLUMNS, "text", title="eval")
+    failed = sum(r.error is not None for r in results)
+    if failed:
+        ui.warn(f"{failed} questions failed (see errors)")
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Attach `eval` to the root app."""
+    app.command("eval")(eval_)

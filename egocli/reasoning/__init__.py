@@ -1,0 +1,1 @@
+"""The reasoning core: temporal scope, retrieval, T-CoT windows, HCC summaries, answers and voting."""

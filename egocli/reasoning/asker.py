@@ -1,0 +1,261 @@
+"""`ask` as a use-case: scope -> retrieval -> T-CoT storyline + HCC summaries -> voted answer + citations."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from egocli.errors import InputError, NotFound, UsageError
+from egocli.models.base import Embedder, TextModel
+from egocli.reasoning import hcc, prompts, retrieval, tcot
+from egocli.reasoning.answer import extract_letter, grammar, letters_for, majority
+from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_scope, parse_tags
+from egocli.store import Event, Store
+from egocli.store.summaries import Summary
+from egocli.timeutil import format_local, now_ms
+
+NOTHING = "Nothing relevant in the log."
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    """A question and how to answer it."""
+
+    question: str
+    """The question as typed."""
+    choices: tuple[str, ...] = ()
+    """Multiple-choice options (up to five); empty for an open question."""
+    at_ms: int | None = None
+    """When the question is asked from (default now)."""
+    since_ms: int | None = None
+    """Only look at events from this time."""
+    until_ms: int | None = None
+    """Only look at events before this time."""
+    videos: dict[int, str] = field(default_factory=dict)
+    """'video N' -> source name or id."""
+    votes: int = 5
+    """Prompt variants majority-voted (multiple choice)."""
+    budget: int = 1200
+    """Context tokens (summaries + storyline)."""
+    hcc: bool = True
+    """Prepend query-aware summaries."""
+    tcot: bool = True
+    """Pick windows around anchors and hits (off: an even sample of the scope)."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything assembled before the model runs."""
+
+    scope: Scope
+    """The question's scope."""
+    question: str
+    """The question rewritten explicitly."""
+    storyline: tcot.Storyline
+    """T-CoT windows and their events."""
+    summaries: list[Summary]
+    """HCC summaries prepended."""
+    hits: list[retrieval.Hit]
+    """Retrieved events, best first."""
+    relevant: bool
+    """False when nothing in the scope matches the question."""
+
+    @property
+    def text(self) -> str:
+        """The context the model reads."""
+        parts = []
+        if self.summaries:
+            parts.append("Summaries:\n" + hcc.render(self.summaries))
+        if self.storyline.text:
+            parts.append("Events:\n" + self.storyline.text)
+        return "\n\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """An event an answer rests on (`egocli log show ID`)."""
+
+    event_id: int
+    """Event id."""
+    time: str
+    """Local time."""
+    offset: str | None
+    """'v1 00:04:30' inside a bound video."""
+    content: str
+    """The event's text."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An answer with its evidence."""
+
+    question: str
+    """The question as asked."""
+    rewritten: str
+    """The explicit question the model saw."""
+    letter: str | None
+    """The chosen option letter (multiple choice)."""
+    text: str
+    """The option's text, or the model's sentence."""
+    confidence: float | None
+    """Vote share of the winning letter."""
+    votes: list[tuple[str, str | None]]
+    """(variant instruction, letter) per variant."""
+    citations: list[Citation]
+    """Events the answer rests on."""
+    context: Context
+    """The assembled context."""
+    prompt_tokens: int
+    """Prompt tokens over all variants."""
+    output_tokens: int
+    """Generated tokens over all variants."""
+    latency_s: float
+    """Seconds from question to answer."""
+
+
+def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
+    """Resolve 'video N' -> source name/id into bound videos."""
+    out = {}
+    for number, ref in mapping.items():
+        src = store.find_source(name=ref)
+        if src is None and str(ref).isdigit():
+            try:
+                src = store.get_source(int(ref))
+            except NotFound:
+                src = None
+        if src is None:
+            raise NotFound(f"video {number}: no source named {ref!r} (see `egocli stats`)")
+        start = src.start_ms if src.start_ms is not None else 0
+        out[number] = BoundVideo(number, src.id, src.name, start)
+    return out
+
+
+def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) -> Context:
+    """Scope, retrieval, storyline and summaries for a question (no model call)."""
+    if not req.question.strip():
+        raise UsageError("empty question")
+    if req.choices and len(req.choices) > 5:
+        raise UsageError("at most 5 choices (A-E)")
+    if store.count() == 0:
+        raise InputError("the event log is empty: import or ingest something first")
+    scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
+                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
+    text = retrieval.query_text(req.question, req.choices)
+    qvec = embedder.embed([text])[0] if embedder is not None else None
+    hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
+    summaries = hcc.select(store, scope, req.question, req.budget // 4, embedder, qvec) if req.hcc else []
+    used = sum(tcot.approx_tokens(s.text) + 8 for s in summaries)
+    story = tcot.build(store, scope, hits, [req.question, *req.choices], req.budget - used, req.tcot)
+    is_relevant = bool(scope.tags) or bool(retrieval.relevant(hits)) or (bool(scope.videos) and bool(story.events))
+    return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant)
+
+
+def _overlaps(ev: Event, spans: list[tuple[int, int, int]]) -> bool:
+    return any(ev.source_id == src and ev.start_ms <= b + 1000 and ev.end_ms >= a - 1000 for a, b, src in spans)
+
+
+def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> list[Citation]:
+    """Events in the context that support the answer: inside the chosen option's times, else sharing its words."""
+    events = ctx.storyline.events
+    picked: list[Event] = []
+    if chosen and TIME_TAG.search(chosen) and ctx.scope.videos:
+        videos = {v.number: v for v in ctx.scope.videos}
+        spans = tcot.tag_spans([chosen], [parse_tags([chosen], videos)])
+        picked = [e for e in events if _overlaps(e, spans)]
+    if not picked:
+        words = set(re.findall(r"[a-z0-9]{3,}", (chosen or text).lower())) - {"the", "and", "video"}
+        scored = [(len(words & set(re.findall(r"[a-z0-9]{3,}", e.content.lower()))), e) for e in events]
+        picked = [e for s, e in sorted(scored, key=lambda p: -p[0]) if s > 0]
+    if not picked:
+        shown = {e.id for e in events}
+        picked = [h.event for h in ctx.hits if h.event.id in shown]
+    renderer = tcot.Renderer(ctx.scope.videos, ctx.scope.at_ms)
+    out = []
+    for ev in picked[:limit]:
+        offset = renderer.stamp(ev.start_ms, ev.source_id) if ev.source_id in renderer.videos else None
+        out.append(Citation(ev.id, format_local(ev.start_ms), offset, ev.content))
+    return out
+
+
+def answer(llm: TextModel, ctx: Context, req: AskRequest,
+           on_token: Callable[[str], None] | None = None) -> Answer:
+    """Run the model on an assembled context: voted letter for choices, a sentence otherwise."""
+    started = time.perf_counter()
+    if not ctx.relevant or (not ctx.storyline.events and not ctx.summaries):
+        return Answer(req.question, ctx.question, None, NOTHING, None, [], [], ctx, 0, 0,
+                      time.perf_counter() - started)
+    shared = prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms)
+    if req.choices:
+        return _vote(llm, ctx, req, shared, started)
+    msgs = prompts.messages(shared, prompts.OPEN_INSTRUCTION)
+    pieces = []
+    for piece in llm.generate(msgs, max_tokens=96, temperature=0.0, stop=["\n\n"]):
+        pieces.append(piece)
+        if on_token is not None:
+            on_token(piece)
+    text = "".join(pieces).strip() or NOTHING
+    cites = [] if "nothing relevant" in text.lower() else cite(ctx, text)
+    return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
+                  llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(text),
+                  time.perf_counter() - started)
+
+
+def _vote(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: float) -> Answer:
+    letters = letters_for(len(req.choices))
+    rule = grammar(len(req.choices))
+    votes, prompt_tokens, out_tokens = [], 0, 0
+    for instruction in prompts.variants(req.votes):
+        msgs = prompts.messages(shared, instruction)
+        reply = "".join(llm.generate(msgs, max_tokens=2, temperature=0.0, grammar=rule))
+        votes.append((instruction, extract_letter(reply, len(letters))))
+        prompt_tokens += llm.count_tokens(msgs[0]["content"] + msgs[1]["content"])
+        out_tokens += max(1, llm.count_tokens(reply))
+    result = majority([v for _, v in votes])
+    chosen = req.choices[letters.index(result.letter)] if result.letter else None
+    text = prompts.normalise_choice(chosen) if chosen is not None else NOTHING
+    cites = cite(ctx, text, chosen) if chosen is not None else []
+    return Answer(req.question, ctx.question, result.letter, text, result.share if result.letter else None,
+                  votes, cites, ctx, prompt_tokens, out_tokens, time.perf_counter() - started)
+
+
+def ask(store: Store, llm: TextModel, req: AskRequest, embedder: Embedder | None = None,
+        on_token: Callable[[str], None] | None = None) -> Answer:
+    """Assemble the context and answer."""
+    started = time.perf_counter()
+    ctx = assemble(store, req, embedder)
+    result = answer(llm, ctx, req, on_token)
+    return _with_latency(result, time.perf_counter() - started)
+
+
+def _with_latency(result: Answer, seconds: float) -> Answer:
+    from dataclasses import replace
+
+    return replace(result, latency_s=seconds)
+
+
+
+def prepare(store: Store, req: AskRequest, summariser: Callable[[], hcc.Summariser] | None,
+            embedder: Embedder | None, max_chunks: int = 2, max_embed: int = 2000) -> tuple[int, int]:
+    """Before answering: embed unindexed events in scope and build the few summaries missing there.
+
+    Returns (summaries built, summaries still missing: too many to build now, run `egocli summarize`)."""
+    if not req.question.strip() or store.count() == 0:
+        return 0, 0
+    scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
+                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
+    lo, hi = hcc.scope_range(store, scope)
+    if embedder is not None:
+        for _ in retrieval.embed_missing(store, embedder, lo, hi, limit=max_embed):
+            pass
+    if not req.hcc or summariser is None:
+        return 0, 0
+    if lo is None or lo < -hcc.UNBOUNDED:  # an unbounded scope: only the last day can have changed since `egocli summarize`
+        hi = scope.at_ms
+        lo = hi - 86_400_000
+    todo = hcc.plan(store, lo, hi)
+    if not todo or len(todo) > max_chunks:
+        return 0, len(todo)
+    built = sum(1 for _ in hcc.build(store, summariser(), embedder, lo, hi, todo))
+    return built, 0

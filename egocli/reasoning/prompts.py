@@ -1,0 +1,74 @@
+"""Prompts: one shared context prefix, the question rewritten explicitly, options as A-E, variant last."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from egocli.models.base import Message
+from egocli.reasoning.answer import letters_for
+from egocli.reasoning.scope import Scope, rewrite_tags
+from egocli.timeutil import local
+
+SYSTEM = ("You answer questions about the user's own life log, recorded by smart glasses. "
+          "Use only the log given. Times like 'v1 00:04:30' are offsets into video 1.")
+
+MCQ_VARIANTS = (
+    "Which option is correct? Reply with its letter.",
+    "Compare each option with the log entries at those times or with those words, then reply with the letter "
+    "of the option the log supports.",
+    "Look for the log lines that match the question. Which option do they confirm? Letter only.",
+    "Rule out the options that contradict the log. The remaining option's letter is:",
+    "Answer as the person who lived this log would: which letter is right?",
+)
+OPEN_INSTRUCTION = ("Answer in one or two sentences using only the log, and say when it happened. "
+                    "If the log does not say, reply exactly: nothing relevant in the log.")
+
+
+def normalise_choice(choice: str | Sequence[str]) -> str:
+    """One option as a single line: lists joined with commas, time tags as `v1 00:04:30`."""
+    text = ", ".join(str(c) for c in choice) if isinstance(choice, list | tuple) else str(choice)
+    text = re.sub(r"\s*\(video \d+\)", "", rewrite_tags(text))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def options_block(choices: Sequence[str]) -> str:
+    """'A. ...' lines for up to five choices."""
+    letters = letters_for(len(choices))
+    return "\n".join(f"{letter}. {normalise_choice(c)}" for letter, c in zip(letters, choices))
+
+
+def rewrite_question(question: str, scope: Scope) -> str:
+    """An explicit version of the question: time tags rewritten, 'this video' and relative days named."""
+    text = rewrite_tags(question.strip())
+    if len(scope.videos) == 1:
+        text = re.sub(r"\bthis video\b", "video 1", text, flags=re.I)
+    if scope.windows and scope.notes and not scope.videos:
+        lo = max(min(w[0] for w in scope.windows), 0)
+        hi = max(w[1] for w in scope.windows)
+        fmt = "%a %d %b %Y %H:%M"
+        span = f"{local(lo).strftime(fmt)} to {local(min(hi, scope.at_ms)).strftime(fmt)}" if lo else \
+            f"before {local(scope.at_ms).strftime(fmt)}"
+        text += f" (time scope: {span})"
+    if scope.backwards:
+        text += " (the most recent time counts)"
+    return text
+
+
+def prefix(context: str, question: str, choices: Sequence[str], at_ms: int) -> str:
+    """The part every variant shares: log, the moment of asking, question and options."""
+    asked = local(at_ms).strftime("%a %d %b %Y %H:%M")
+    body = f"LOG\n{context}\n\nNow: {asked}\nQUESTION: {question}"
+    if choices:
+        body += "\nOPTIONS:\n" + options_block(choices)
+    return body
+
+
+def messages(shared: str, instruction: str) -> list[Message]:
+    """Chat messages for one variant: the shared prefix first, the variant's instruction last."""
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"{shared}\n\n{instruction}"}]
+
+
+def variants(votes: int) -> list[str]:
+    """The first `votes` MCQ instructions (cycled when more are asked for)."""
+    return [MCQ_VARIANTS[i % len(MCQ_VARIANTS)] for i in range(max(votes, 1))]

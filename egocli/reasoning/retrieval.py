@@ -1,0 +1,142 @@
+"""Hybrid retrieval inside a scope: FTS5 BM25 and embedding similarity, fused by reciprocal rank."""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from egocli.models.base import Embedder
+from egocli.reasoning.scope import TIME_TAG, Scope
+from egocli.store import Event, Store
+from egocli.store import vectors
+from egocli.store import windows as store_windows
+from egocli.store.db import STOPWORDS
+
+log = logging.getLogger(__name__)
+RRF_K = 60
+DENSE_LIMIT = 10_000
+"""Newest vectors read per scope unit; older events in a huge scope are reached through FTS only."""
+COMMON_CAP = 5000
+"""A word in at least this many events is too common to search for (unless nothing else is left)."""
+MIN_DENSE = 0.35
+"""Cosine similarity above which a dense hit alone counts as relevant."""
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A retrieved event and why."""
+
+    event: Event
+    """The event."""
+    score: float
+    """Fused reciprocal-rank score (higher is better)."""
+    bm25: float | None
+    """FTS5 BM25 (lower is better), when matched by words."""
+    cosine: float | None
+    """Embedding similarity, when matched by meaning."""
+
+
+def units(scope: Scope) -> list[tuple[int | None, int | None, int | None]]:
+    """(since, until, source_id) pieces that together make up the scope."""
+    spans: list[tuple[int | None, int | None]] = list(scope.windows) or [(None, None)]
+    sources: list[int | None] = [v.source_id for v in scope.videos] or [None]
+    return [(lo, hi, src) for lo, hi in spans for src in sources]
+
+
+def query_text(question: str, choices: Sequence[str] = ()) -> str:
+    """The words to search for: question and options without time tags."""
+    text = " ".join([question, *choices])
+    return re.sub(r"\s+", " ", TIME_TAG.sub(" ", text)).strip()
+
+
+def informative_terms(store: Store, text: str, cap: int = COMMON_CAP, fallback: int = 2) -> list[str]:
+    """The query's words minus stop words and words too common in the log to discriminate
+    (when every word is common, the `fallback` rarest)."""
+    words = list(dict.fromkeys(w.lower() for w in re.findall(r"[\w'-]+", text)))
+    words = [w for w in words if w not in STOPWORDS and len(w) > 1]
+    counted = [(store_windows.match_count(store, w, cap), w) for w in words]
+    rare = [w for n, w in counted if 0 < n < cap]
+    if rare:
+        return rare
+    return [w for n, w in sorted(counted) if n > 0][:fallback]
+
+
+def _fts(store: Store, text: str, scope: Scope, k: int) -> list[tuple[Event, float]]:
+    narrow = bool(scope.windows or scope.videos)
+    terms = informative_terms(store, text, fallback=2 if narrow else 0)
+    if not terms:
+        return []
+    common = store_windows.match_count(store, terms[0], COMMON_CAP) >= COMMON_CAP
+    query = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
+    hits: list[tuple[Event, float]] = []
+    for lo, hi, src in units(scope):
+        try:
+            hits.extend(store_windows.scoped_search(store, query, lo, hi, src, k, narrow_ids=common))
+        except sqlite3.OperationalError as ex:
+            log.debug("fts skipped: %s", ex)
+            return []
+    hits.sort(key=lambda h: h[1])
+    return hits[:k]
+
+
+def _dense(store: Store, embedder: Embedder, qvec: np.ndarray, scope: Scope, k: int) -> list[tuple[int, float]]:
+    best: list[tuple[int, float]] = []
+    for lo, hi, src in units(scope):
+        ids, matrix = vectors.in_range(store, embedder.name, embedder.dim, lo, hi, src, DENSE_LIMIT)
+        if not ids:
+            continue
+        sims = matrix @ qvec
+        top = np.argsort(-sims)[:k]
+        best.extend((ids[i], float(sims[i])) for i in top)
+    best.sort(key=lambda h: -h[1])
+    return best[:k]
+
+
+def retrieve(store: Store, question: str, scope: Scope, embedder: Embedder | None = None,
+             choices: Sequence[str] = (), k: int = 20, qvec: np.ndarray | None = None) -> list[Hit]:
+    """The k best events for a question inside its scope, best first (qvec: the query's embedding)."""
+    text = query_text(question, choices)
+    if not text:
+        return []
+    fts = _fts(store, text, scope, k)
+    if qvec is None and embedder is not None:
+        qvec = embedder.embed([text])[0]
+    dense = _dense(store, embedder, qvec, scope, k) if embedder is not None and qvec is not None else []
+    scores: dict[int, float] = {}
+    events = {ev.id: ev for ev, _ in fts}
+    bm25 = {ev.id: s for ev, s in fts}
+    cosine = dict(dense)
+    for rank, (ev, _) in enumerate(fts):
+        scores[ev.id] = scores.get(ev.id, 0.0) + 1.0 / (RRF_K + rank)
+    for rank, (event_id, _) in enumerate(dense):
+        scores[event_id] = scores.get(event_id, 0.0) + 1.0 / (RRF_K + rank)
+    ranked = sorted(scores, key=lambda i: -scores[i])[:k]
+    hits = []
+    for event_id in ranked:
+        ev = events.get(event_id) or store.get_event(event_id)
+        hits.append(Hit(ev, scores[event_id], bm25.get(event_id), cosine.get(event_id)))
+    return hits
+
+
+def relevant(hits: Sequence[Hit]) -> list[Hit]:
+    """Hits that matched by words or by a clearly similar meaning."""
+    return [h for h in hits if h.bm25 is not None or (h.cosine or 0.0) >= MIN_DENSE]
+
+
+def embed_missing(store: Store, embedder: Embedder, since_ms: int | None = None,
+                  until_ms: int | None = None, batch: int = 256, limit: int = 1_000_000):
+    """Embed events that have no vector yet (newest first); yields how many were done per batch."""
+    done = 0
+    while done < limit:
+        todo = vectors.missing(store, embedder.name, since_ms, until_ms, min(batch, limit - done))
+        if not todo:
+            return
+        ids = [i for i, _ in todo]
+        vectors.put(store, embedder.name, ids, embedder.embed([t for _, t in todo]))
+        done += len(ids)
+        yield len(ids)

@@ -1,0 +1,193 @@
+"""Temporal scope of a question: <TIME> tags bound to sources, relative day words, 'last time I'."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from egocli.errors import UsageError
+from egocli.timeutil import WEEKDAYS, format_clock, local, parse_clock, to_ms
+
+TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
+DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "few": 3, "couple of": 2}
+_UNIT_MS = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000, "week": 604_800_000}
+_NUM = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|couple of)"
+_AGO = re.compile(rf"\b{_NUM}\s+(minute|hour|day|week)s?\s+ago\b")
+_PAST = re.compile(rf"\b(?:in the|over the|during the)\s+(?:last|past)\s+(?:{_NUM}\s+)?(minute|hour|day|week)s?\b")
+_WEEKDAY = re.compile(r"\b(last|on|this past|this)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+                      r"(?:\s+(morning|afternoon|evening|night))?\b")
+_DAYWORD = re.compile(r"\b(this|yesterday|today|last)\s*(morning|afternoon|evening|night)?\b")
+_ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+_LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest|last saw|last seen|"
+                        r"where did i (?:leave|put))\b")
+_WEEK = re.compile(r"\b(last|this)\s+week\b")
+
+
+@dataclass(frozen=True)
+class TimeTag:
+    """A `<TIME hh:mm:ss.fff video N>` tag resolved against its bound source."""
+
+    video: int
+    """N in 'video N'."""
+    offset_ms: int
+    """Offset into that recording."""
+    abs_ms: int
+    """Absolute time, UTC epoch ms."""
+    source_id: int
+    """The bound source."""
+
+
+@dataclass(frozen=True)
+class BoundVideo:
+    """A source a question may call 'video N'."""
+
+    number: int
+    """N."""
+    source_id: int
+    """The source row."""
+    name: str
+    """Its name."""
+    start_ms: int
+    """Its wall-clock start."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where in the log a question looks."""
+
+    windows: tuple[tuple[int, int], ...] = ()
+    """Absolute [start, end) spans; empty means the whole log."""
+    videos: tuple[BoundVideo, ...] = ()
+    """Sources bound to 'video N'; when present, retrieval stays inside them."""
+    tags: tuple[TimeTag, ...] = ()
+    """Time tags found in the question and its choices."""
+    backwards: bool = False
+    """A 'last time I ...' question: the most recent match before `at` wins."""
+    at_ms: int = 0
+    """The moment the question is asked from."""
+    label: str = "the whole log"
+    """A readable description of the scope."""
+    notes: list[str] = field(default_factory=list)
+    """Expressions recognised, for --explain."""
+
+
+def parse_tags(texts: list[str], videos: dict[int, BoundVideo]) -> list[TimeTag]:
+    """Every TIME tag in the texts, resolved; a tag naming an unbound video is a usage error."""
+    tags = []
+    for text in texts:
+        for m in TIME_TAG.finditer(text):
+            number = int(m.group(2))
+            if number not in videos:
+                raise UsageError(f"'video {number}' in a <TIME> tag is not bound (use --video {number}=SOURCE)")
+            try:
+                offset = parse_clock(m.group(1))
+            except ValueError as ex:
+                raise UsageError(f"bad <TIME> tag {m.group(0)!r}") from ex
+            video = videos[number]
+            tags.append(TimeTag(number, offset, video.start_ms + offset, video.source_id))
+    return tags
+
+
+def rewrite_tags(text: str) -> str:
+    """Replace each `<TIME 00:04:30.000 video 1>` by the storyline's notation `v1 00:04:30`."""
+    def repl(m: re.Match[str]) -> str:
+        return f"v{m.group(2)} {format_clock(parse_clock(m.group(1)))[:8]}"
+    return TIME_TAG.sub(repl, text)
+
+
+def _day(at: datetime, back: int) -> datetime:
+    return (at - timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _span(day: datetime, part: str | None) -> tuple[int, int]:
+    lo, hi = DAY_PARTS[part] if part else (0, 24)
+    start = day + timedelta(hours=lo)
+    return to_ms(start), to_ms(start + timedelta(hours=hi - lo))
+
+
+def _count(word: str | None) -> float:
+    if word is None:
+        return 1
+    return float(word) if word.isdigit() else _NUMBERS[word]
+
+
+def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], str]]:
+    """Windows named by relative expressions in the question, each with the words that named it."""
+    text = question.lower()
+    at = local(at_ms)
+    found: list[tuple[tuple[int, int], str]] = []
+    for m in _AGO.finditer(text):
+        unit = _UNIT_MS[m.group(2)]
+        n = _count(m.group(1))
+        if m.group(2) in ("day", "week"):
+            start = _day(at, int(n * unit // 86_400_000))
+            found.append(((to_ms(start), to_ms(start + timedelta(milliseconds=unit))), m.group(0)))
+        else:
+            point, pad = at_ms - int(n * unit), max(int(n * unit * 0.5), 15 * 60_000)
+            found.append(((point - pad, point + pad), m.group(0)))
+    for m in _PAST.finditer(text):
+        found.append(((at_ms - int(_count(m.group(1)) * _UNIT_MS[m.group(2)]), at_ms + 1), m.group(0)))
+    for m in _WEEKDAY.finditer(text):
+        back = (at.weekday() - WEEKDAYS.index(m.group(2))) % 7
+        if back == 0 and (m.group(1) or "").strip() in ("last", "this past"):
+            back = 7
+        found.append((_span(_day(at, back), m.group(3)), m.group(0).strip()))
+    for m in _DAYWORD.finditer(text):
+        word, part = m.group(1), m.group(2)
+        if word == "last" and part == "night":
+            found.append(((to_ms(_day(at, 1) + timedelta(hours=18)), to_ms(_day(at, 0) + timedelta(hours=5))),
+                          m.group(0)))
+        elif word == "yesterday":
+            found.append((_span(_day(at, 1), part), m.group(0)))
+        elif word == "today" or (word == "this" and part):
+            found.append((_span(_day(at, 0), part), m.group(0)))
+    for m in _ISO_DAY.finditer(text):
+        try:
+            day = datetime.fromisoformat(m.group(1)).astimezone()
+        except ValueError:
+            continue
+        found.append((_span(day, None), m.group(0)))
+    for m in _WEEK.finditer(text):
+        monday = _day(at, at.weekday())
+        start = monday - timedelta(days=7) if m.group(1) == "last" else monday
+        found.append(((to_ms(start), to_ms(start + timedelta(days=7))), m.group(0)))
+    return found
+
+
+def _clip(windows: list[tuple[int, int]], lo: int | None, hi: int | None) -> list[tuple[int, int]]:
+    out = []
+    for start, end in windows:
+        start = max(start, lo) if lo is not None else start
+        end = min(end, hi) if hi is not None else end
+        if start < end:
+            out.append((start, end))
+    return out
+
+
+def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
+                videos: dict[int, BoundVideo] | None = None, since_ms: int | None = None,
+                until_ms: int | None = None) -> Scope:
+    """The scope of a question asked at `at_ms`, narrowed by --since/--until and bound videos."""
+    if since_ms is not None and until_ms is not None and since_ms >= until_ms:
+        raise UsageError("--since must be before --until")
+    videos = videos or {}
+    tags = parse_tags([question, *(choices or [])], videos)
+    backwards = bool(_LAST_TIME.search(question.lower()))
+    named = [] if videos else relative_windows(question, at_ms)
+    notes = [words for _, words in named]
+    windows = [w for w, _ in named]
+    upper = until_ms if until_ms is not None else (at_ms + 1 if backwards or named else None)
+    if windows or since_ms is not None or upper is not None:
+        windows = _clip(windows or [(since_ms if since_ms is not None else -(2 ** 62), 2 ** 62)],
+                        since_ms, upper)
+        if not windows:
+            raise UsageError("the question's time scope lies outside --since/--until")
+    if backwards:
+        notes.append("last time: newest match before the question")
+    label = ", ".join(notes) if notes else ("videos " + ", ".join(v.name for v in videos.values())
+                                           if videos else "the whole log")
+    return Scope(tuple(windows), tuple(videos[k] for k in sorted(videos)), tuple(tags), backwards,
+                 at_ms, label, notes)

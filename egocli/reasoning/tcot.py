@@ -1,0 +1,223 @@
+"""T-CoT: narrow windows around the question's time anchors and best hits, ordered into one storyline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from egocli.reasoning.retrieval import Hit, relevant, units
+from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
+from egocli.store import Event, Store
+from egocli.store import windows as store_windows
+from egocli.timeutil import format_clock, local
+
+HIT_PAD_MS = 90_000
+POINT_PAD_MS = 30_000
+MERGE_GAP_MS = 10_000
+MAX_HIT_WINDOWS = 6
+HIT_EVENTS = 12
+LINE_WIDTH = 200
+REPEAT_WIDTH = 70
+
+
+def approx_tokens(text: str) -> int:
+    """A cheap token estimate (about 3.5 characters a token for English log lines)."""
+    return len(text) * 2 // 7 + 1
+
+
+@dataclass
+class Window:
+    """A span of one source (or of the whole log) whose events go into the context."""
+
+    start_ms: int
+    """Span start, UTC epoch ms."""
+    end_ms: int
+    """Span end."""
+    source_id: int | None
+    """Only events of this source (None: any)."""
+    reason: str
+    """tag, hit or overview."""
+    priority: int
+    """Lower fills the budget first."""
+    events: list[Event] = field(default_factory=list)
+    """Events shown, in time order."""
+
+
+@dataclass(frozen=True)
+class Storyline:
+    """The assembled T-CoT context."""
+
+    text: str
+    """The storyline as the model reads it."""
+    windows: list[Window]
+    """Windows kept, in time order."""
+    events: list[Event]
+    """Every event shown, each once."""
+    tokens: int
+    """Estimated tokens."""
+
+
+def tag_spans(texts: Sequence[str], tags_by_text: Sequence[Sequence[TimeTag]]) -> list[tuple[int, int, int]]:
+    """(start, end, source_id) per 'a to b' pair of tags (or a single tag) in each text."""
+    spans = []
+    for tags in tags_by_text:
+        i = 0
+        while i < len(tags):
+            a = tags[i]
+            b = tags[i + 1] if i + 1 < len(tags) and tags[i + 1].source_id == a.source_id else None
+            if b is not None and b.abs_ms >= a.abs_ms:
+                spans.append((a.abs_ms, b.abs_ms, a.source_id))
+                i += 2
+            else:
+                spans.append((a.abs_ms, a.abs_ms, a.source_id))
+                i += 1
+    return spans
+
+
+def _anchor_windows(scope: Scope, texts: Sequence[str]) -> list[Window]:
+    videos = {v.number: v for v in scope.videos}
+    by_text = [parse_tags([text], videos) for text in texts] if videos else []
+    out = []
+    for start, end, src in tag_spans(texts, by_text):
+        pad = POINT_PAD_MS if start == end else min(60_000, 5_000 + (end - start) // 10)
+        out.append(Window(start - pad, end + pad, src, "tag", 0))
+    return out
+
+
+def _hit_windows(hits: Sequence[Hit], scope: Scope) -> list[Window]:
+    chosen = relevant(hits)
+    if scope.backwards and chosen:
+        best = chosen[0].score
+        chosen = sorted([h for h in chosen if h.score >= 0.8 * best], key=lambda h: -h.event.start_ms) + \
+            [h for h in chosen if h.score < 0.8 * best]
+    return [Window(h.event.start_ms - HIT_PAD_MS, h.event.end_ms + HIT_PAD_MS, h.event.source_id, "hit", 1 + rank)
+            for rank, h in enumerate(chosen[:MAX_HIT_WINDOWS])]
+
+
+def merge(windows: list[Window]) -> list[Window]:
+    """Join windows of the same source that overlap or nearly touch (keeping the best priority)."""
+    out: list[Window] = []
+    for w in sorted(windows, key=lambda w: (w.source_id or 0, w.start_ms)):
+        last = out[-1] if out else None
+        if last and last.source_id == w.source_id and w.start_ms <= last.end_ms + MERGE_GAP_MS:
+            last.end_ms = max(last.end_ms, w.end_ms)
+            last.priority = min(last.priority, w.priority)
+            last.reason = last.reason if last.reason == "tag" else w.reason
+        else:
+            out.append(Window(w.start_ms, w.end_ms, w.source_id, w.reason, w.priority))
+    return out
+
+
+def _closest(events: list[Event], centre: int, keep: int) -> list[Event]:
+    ranked = sorted(events, key=lambda e: abs((e.start_ms + e.end_ms) // 2 - centre))[:keep]
+    return sorted(ranked, key=lambda e: (e.start_ms, e.id))
+
+
+def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Event], str]) -> list[Window]:
+    """Fetch each window's events, best priority first, until the token budget is spent."""
+    seen: set[int] = set()
+    used, kept = 0, []
+    for w in sorted(windows, key=lambda w: w.priority):
+        events = [e for e in store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id) if e.id not in seen]
+        if w.reason != "tag" and len(events) > HIT_EVENTS:  # a dense log: keep the hit's neighbourhood
+            events = _closest(events, (w.start_ms + w.end_ms) // 2, HIT_EVENTS)
+        costs = {e.id: approx_tokens(render(e)) for e in events}
+        while events and used + sum(costs[e.id] for e in events) + 12 > budget:
+            events = _closest(events, (w.start_ms + w.end_ms) // 2, len(events) - 1)
+        if not events:
+            continue
+        used += sum(costs[e.id] for e in events) + 12
+        seen.update(e.id for e in events)
+        w.events = events
+        kept.append(w)
+    return kept
+
+
+def overview(store: Store, scope: Scope, budget: int, exclude: set[int], render: Callable[[Event], str]) -> list[Window]:
+    """Evenly sampled events over the scope to fill what budget is left (or for --no-tcot)."""
+    out = []
+    parts = units(scope)
+    per_unit = max(budget // max(len(parts), 1), 0)
+    for lo, hi, src in parts:
+        sample = store_windows.sample_evenly(store, lo, hi, src, max(per_unit // 18, 1))
+        sample = [e for e in sample if e.id not in exclude]
+        events, used = [], 12
+        for ev in sample:
+            cost = approx_tokens(render(ev))
+            if used + cost > per_unit:
+                break
+            events.append(ev)
+            used += cost
+        if events:
+            out.append(Window(events[0].start_ms, events[-1].end_ms, src, "overview", 9, events))
+    return out
+
+
+class Renderer:
+    """Writes events with readable relative times: `v1 00:04:30` inside bound videos, else local clock."""
+
+    def __init__(self, videos: Sequence[BoundVideo], at_ms: int) -> None:
+        self.videos = {v.source_id: v for v in videos}
+        self.at_ms = at_ms
+
+    def stamp(self, ms: int, source_id: int | None) -> str:
+        """A time as the storyline writes it."""
+        video = self.videos.get(source_id)
+        if video is not None:
+            return f"v{video.number} {format_clock(ms - video.start_ms)[:8]}"
+        return local(ms).strftime("%a %d %b %H:%M:%S")
+
+    def line(self, ev: Event, repeated: bool = False) -> str:
+        """One event line (long text clipped; a repeat of an earlier line's text clipped harder)."""
+        start = self.stamp(ev.start_ms, ev.source_id)
+        end = ""
+        if ev.end_ms - ev.start_ms >= 1000:
+            end = "-" + self.stamp(ev.end_ms, ev.source_id).split(" ")[-1]
+        width = REPEAT_WIDTH if repeated else LINE_WIDTH
+        text = ev.content if len(ev.content) <= width else ev.content[:width].rstrip() + "..."
+        return f"[{start}{end}] {ev.modality}: {text}"
+
+    def order(self, source_id: int | None) -> int:
+        """Sort key: bound videos by number, everything else after them."""
+        video = self.videos.get(source_id)
+        return video.number if video is not None else 10_000
+
+    def heading(self, ev: Event) -> str:
+        """The heading an event falls under: its video, or its local day and distance from now."""
+        video = self.videos.get(ev.source_id)
+        if video is not None:
+            return f"-- video {video.number} ({video.name}) --"
+        days = (local(self.at_ms).date() - local(ev.start_ms).date()).days
+        when = "today" if days == 0 else "yesterday" if days == 1 else f"{days} days ago"
+        return f"-- {local(ev.start_ms).strftime('%a %d %b %Y')} ({when}) --"
+
+
+def build(store: Store, scope: Scope, hits: Sequence[Hit], texts: Sequence[str], budget: int,
+          tcot: bool = True) -> Storyline:
+    """The storyline for a question: anchor and hit windows (or, without T-CoT, an even sample)."""
+    renderer = Renderer(scope.videos, scope.at_ms)
+    kept: list[Window] = []
+    if tcot:
+        windows = merge(_anchor_windows(scope, texts) + _hit_windows(hits, scope))
+        kept = fill(store, windows, budget, renderer.line)
+    used = sum(approx_tokens(renderer.line(e)) for w in kept for e in w.events)
+    shown = {e.id for w in kept for e in w.events}
+    if budget - used > 60 and (not tcot or not any(w.reason == "tag" for w in kept) and (not kept or scope.videos)):
+        kept += overview(store, scope, budget - used, shown, renderer.line)
+    return render(kept, renderer)
+
+
+def render(windows: list[Window], renderer: Renderer) -> Storyline:
+    """Join windows into one timeline (by video, then time), each event once, under day/video headings."""
+    events: dict[int, Event] = {e.id: e for w in windows for e in w.events}
+    ordered = sorted(events.values(), key=lambda e: (renderer.order(e.source_id), e.start_ms, e.id))
+    lines, current, texts = [], None, set()
+    for ev in ordered:
+        head = renderer.heading(ev)
+        if head != current:
+            lines.append(head)
+            current = head
+        lines.append(renderer.line(ev, repeated=ev.content in texts))
+        texts.add(ev.content)
+    text = "\n".join(lines)
+    return Storyline(text, sorted(windows, key=lambda w: w.start_ms), ordered, approx_tokens(text))

@@ -1,0 +1,131 @@
+"""`ask` end to end with the fake model (plumbing), citations, bad input and the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from egocli.cli import app
+from egocli.errors import InputError, UsageError
+from egocli.models.fake import EchoModel
+from egocli.reasoning import asker
+from egocli.store import NewEvent, Store
+from egocli.timeutil import format_local
+
+from .conftest import AT, build_log
+
+
+def test_citations_point_at_real_events(store):
+    ids = build_log(store)
+    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3)
+    result = asker.ask(store, EchoModel(), req)
+    assert result.letter == "A" and result.confidence == 1.0 and len(result.votes) == 3
+    assert result.citations and result.citations[0].event_id == ids["keys"]
+    for c in result.citations:
+        ev = store.get_event(c.event_id)
+        assert c.time == format_local(ev.start_ms) and c.content == ev.content
+
+
+def test_nothing_relevant_instead_of_a_guess(store):
+    build_log(store)
+    result = asker.ask(store, EchoModel(), asker.AskRequest("What did the saxophone teacher play?", at_ms=AT))
+    assert result.text == asker.NOTHING and result.letter is None and result.prompt_tokens == 0
+
+
+def test_open_question_streams_tokens(store):
+    build_log(store)
+    pieces = []
+    result = asker.ask(store, EchoModel(), asker.AskRequest("where are the car keys?", at_ms=AT), on_token=pieces.append)
+    assert pieces and "".join(pieces).strip() == result.text
+    assert "red drawer" in result.text  # the echo model repeats the prompt, which holds the needle
+
+
+@pytest.mark.parametrize("req, error", [
+    (asker.AskRequest("   "), UsageError),
+    (asker.AskRequest("x", tuple("ABCDEF")), UsageError),
+])
+def test_bad_requests(store, req, error):
+    build_log(store, days=1)
+    with pytest.raises(error):
+        asker.assemble(store, req)
+
+
+def test_empty_log_is_an_input_error(store):
+    with pytest.raises(InputError, match="empty"):
+        asker.assemble(store, asker.AskRequest("anything?"))
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch):
+    monkeypatch.setenv("EGOCLI_LLM", "fake")
+    monkeypatch.setenv("EGOCLI_EMBEDDER", "fake")
+    monkeypatch.setenv("EGOCLI_HOME", str(tmp_path))
+    path = tmp_path / "log.db"
+    st = Store.open(path)
+    ids = build_log(st, days=1)
+    st.close()
+    return str(path), ids
+
+
+def test_cli_json_with_question_on_stdin(db):
+    path, ids = db
+    res = CliRunner().invoke(app, ["--db", path, "ask", "--at", "2026-11-26T18:00", "-c", "red drawer",
+                                   "-c", "under the mat", "--votes", "2", "--json"],
+                             input="where did I leave the car keys?\n")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["letter"] == "A" and doc["citations"][0]["event_id"] == ids["keys"]
+    assert ids["keys"] in doc["context_event_ids"]
+
+
+def test_cli_explain_prints_context_and_votes(db):
+    path, _ = db
+    res = CliRunner().invoke(app, ["--db", path, "ask", "car keys?", "--at", "2026-11-26T18:00", "-c", "red drawer",
+                                   "-c", "sofa", "--explain", "--votes", "2"])
+    assert res.exit_code == 0, res.output
+    assert "Events:" in res.stdout and res.stdout.count("vote A") == 2 and "A. red drawer" in res.stdout
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["ask", ""], 2, "empty question"),
+    (["ask", "what at <TIME 00:00:01.000 video 3>?"], 2, "'video 3'"),
+    (["ask", "x", "--since", "2026-11-26T10:00", "--until", "2026-11-26T09:00"], 2, "--since must be before"),
+    (["ask", "x", "--video", "one"], 2, "N=SOURCE"),
+    (["ask", "x", "--video", "1=nope"], 1, "no source named 'nope'"),
+])
+def test_cli_bad_input(db, args, code, message):
+    path, _ = db
+    res = CliRunner().invoke(app, ["--db", path, *args])
+    assert res.exit_code == code
+    assert message in res.stderr and res.stderr.startswith("Error:")
+
+
+def test_cli_missing_model_file_is_one_line(db, monkeypatch):
+    path, _ = db
+    monkeypatch.setenv("EGOCLI_LLM", "/nonexistent/model.gguf")
+    res = CliRunner().invoke(app, ["--db", path, "ask", "car keys?", "--at", "2026-11-26T18:00"])
+    assert res.exit_code == 1 and "model file not found" in res.stderr
+
+
+def test_cli_empty_log(tmp_path, monkeypatch):
+    monkeypatch.setenv("EGOCLI_LLM", "fake")
+    path = tmp_path / "empty.db"
+    Store.open(path).close()
+    res = CliRunner().invoke(app, ["--db", str(path), "ask", "anything?"])
+    assert res.exit_code == 1 and "event log is empty" in res.stderr
+
+
+def test_cli_summarize_then_ask_uses_summaries(db):
+    path, _ = db
+    res = CliRunner().invoke(app, ["--db", path, "summarize", "--extractive", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["summaries_built"] > 24
+    again = CliRunner().invoke(app, ["--db", path, "summarize", "--extractive", "--json"])
+    assert json.loads(again.stdout)["summaries_built"] == 0
+    store = Store.open(path)
+    store.add_events([NewEvent(AT - 60_000, AT - 50_000, "note", "bought stamps")])
+    store.close()
+    third = CliRunner().invoke(app, ["--db", path, "summarize", "--extractive", "--json"])
+    assert json.loads(third.stdout)["summaries_built"] == 3

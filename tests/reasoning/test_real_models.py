@@ -1,0 +1,46 @@
+"""Real GGUF models through the registry: SmolLM2 for plumbing, Qwen2.5-1.5B where correctness matters."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from egocli.config import load_settings
+from egocli.reasoning import asker
+
+from .conftest import AT, build_log
+
+pytestmark = pytest.mark.slow
+
+
+def _llm(name: str):
+    if importlib.util.find_spec("llama_cpp") is None:
+        pytest.skip("llama-cpp-python not installed")
+    from egocli.models import registry
+
+    settings = load_settings(models={"llm": name})
+    present, note = registry.status(registry.resolve("llm", settings))
+    if not present:
+        pytest.skip(f"{name}: {note}")
+    return registry.load("llm", settings)
+
+
+def test_smollm2_votes_give_valid_letters(store):
+    llm = _llm("smollm2")
+    build_log(store)
+    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl", "sofa"), at_ms=AT, votes=3)
+    result = asker.ask(store, llm, req)
+    assert all(letter in ("A", "B", "C") for _, letter in result.votes)
+    assert result.letter in ("A", "B", "C") and result.citations
+
+
+def test_qwen_finds_the_needle(store):
+    llm = _llm("qwen1.5b")
+    ids = build_log(store)
+    req = asker.AskRequest("When did I last take my blood pressure pill, and with what drink?",
+                           ("with coffee", "with orange juice", "with water", "with milk", "with tea"),
+                           at_ms=AT, votes=3, budget=600)
+    result = asker.ask(store, llm, req)
+    assert result.letter == "B"
+    assert ids["pills"] in [c.event_id for c in result.citations]

@@ -1,0 +1,71 @@
+"""Temporal scope parsing: a table of expressions and the windows they give."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.errors import UsageError
+from egocli.reasoning.scope import BoundVideo, parse_scope, rewrite_tags
+from egocli.timeutil import format_local, parse_time_ms
+
+AT = parse_time_ms("2026-11-26T15:00:00")  # a Thursday
+
+
+def _fmt(scope):
+    return [(format_local(a)[:16], format_local(b)[:16]) for a, b in scope.windows]
+
+
+@pytest.mark.parametrize("question, windows", [
+    ("what did I eat this morning?", [("2026-11-26 05:00", "2026-11-26 12:00")]),
+    ("what did the doctor say on Tuesday?", [("2026-11-24 00:00", "2026-11-25 00:00")]),
+    ("what did I do last Thursday", [("2026-11-19 00:00", "2026-11-20 00:00")]),
+    ("where was I 2 hours ago", [("2026-11-26 12:00", "2026-11-26 14:00")]),
+    ("who called yesterday afternoon", [("2026-11-25 12:00", "2026-11-25 18:00")]),
+    ("what happened last week", [("2026-11-16 00:00", "2026-11-23 00:00")]),
+    ("what did I read in the past 3 days", [("2026-11-23 15:00", "2026-11-26 15:00")]),
+    ("what did I cook on 2026-11-20", [("2026-11-20 00:00", "2026-11-21 00:00")]),
+    ("who did I meet today", [("2026-11-26 00:00", "2026-11-26 15:00")]),
+])
+def test_relative_expressions_give_windows(question, windows):
+    assert _fmt(parse_scope(question, AT)) == windows
+
+
+def test_last_time_searches_backwards_from_at():
+    scope = parse_scope("When did I last take my pills?", AT)
+    assert scope.backwards
+    assert scope.windows[0][1] == AT + 1
+
+
+def test_unscoped_question_searches_everything():
+    scope = parse_scope("what colour is the kettle", AT)
+    assert scope.windows == () and not scope.backwards
+
+
+def test_since_until_narrow_the_scope():
+    scope = parse_scope("what happened yesterday", AT, since_ms=parse_time_ms("2026-11-25T09:00"),
+                        until_ms=parse_time_ms("2026-11-25T10:00"))
+    assert _fmt(scope) == [("2026-11-25 09:00", "2026-11-25 10:00")]
+
+
+def test_since_after_until_is_a_usage_error():
+    with pytest.raises(UsageError, match="--since must be before --until"):
+        parse_scope("x", AT, since_ms=AT, until_ms=AT - 1)
+
+
+def test_time_tags_resolve_against_bound_videos():
+    videos = {1: BoundVideo(1, 7, "P01-20240202-110250", 1_000_000)}
+    scope = parse_scope("What happened between <TIME 00:01:30.500 video 1> and <TIME 00:02:00.000 video 1>?",
+                        AT, videos=videos)
+    assert [(t.offset_ms, t.abs_ms, t.source_id) for t in scope.tags] == [(90_500, 1_090_500, 7),
+                                                                          (120_000, 1_120_000, 7)]
+    assert scope.windows == ()
+
+
+def test_time_tag_naming_an_unbound_video_is_a_usage_error():
+    with pytest.raises(UsageError, match="'video 2'.*not bound"):
+        parse_scope("at <TIME 00:00:01.000 video 2>?", AT, videos={1: BoundVideo(1, 1, "a", 0)})
+
+
+def test_tags_rewritten_in_storyline_notation():
+    assert rewrite_tags("From <TIME 00:31:17.290 video 1> to <TIME 01:02:03.000 video 2>") == \
+        "From v1 00:31:17 to v2 01:02:03"

@@ -1,0 +1,58 @@
+"""T-CoT window selection on a constructed log: the needle lands in the context."""
+
+from __future__ import annotations
+
+from egocli.models.fake import HashEmbedder
+from egocli.reasoning import asker, retrieval
+from egocli.store import NewEvent
+
+from .conftest import AT, build_log
+
+
+def test_needle_lands_in_a_narrow_window(store):
+    ids = build_log(store)
+    ctx = asker.assemble(store, asker.AskRequest("When did I last take my blood pressure pill?", at_ms=AT,
+                                                 budget=400, hcc=False))
+    shown = [e.id for e in ctx.storyline.events]
+    assert ids["pills"] in shown
+    assert len(shown) < 20  # a window around the needle, not the whole 3-day log
+    assert "blood pressure pill" in ctx.text
+
+
+def test_relative_scope_excludes_needles_outside_it(store):
+    ids = build_log(store)
+    ctx = asker.assemble(store, asker.AskRequest("what did the doctor say this morning?", at_ms=AT, hcc=False))
+    assert ids["doctor"] not in [e.id for e in ctx.storyline.events]
+    ctx = asker.assemble(store, asker.AskRequest("what did the doctor say 2 days ago?", at_ms=AT, hcc=False))
+    assert ids["doctor"] in [e.id for e in ctx.storyline.events]
+
+
+def test_dense_retrieval_finds_the_needle_in_scope(store):
+    ids = build_log(store)
+    embedder = HashEmbedder()
+    assert sum(retrieval.embed_missing(store, embedder)) == store.count()
+    scope = asker.parse_scope("red drawer car keys", AT)
+    hits = retrieval.retrieve(store, "red drawer car keys", scope, embedder)
+    assert hits[0].event.id == ids["keys"] and hits[0].cosine is not None
+
+
+def test_time_tag_window_shows_the_events_at_that_time(store):
+    src = store.add_source("import", "P09-20250101-100000", start_ms=AT, status="done")
+    filler = [NewEvent(AT + i * 20_000, AT + i * 20_000 + 5000, "step", f"stir the pot round {i}") for i in range(200)]
+    store.add_events(filler, source_id=src.id)
+    needle = store.add_events([NewEvent(AT + 2_000_005, AT + 2_003_000, "ingredient", "added saffron")],
+                              source_id=src.id)[0]
+    req = asker.AskRequest("What happened at <TIME 00:33:20.000 video 1>?", at_ms=AT + 10**8,
+                           videos={1: "P09-20250101-100000"}, budget=300, hcc=False)
+    ctx = asker.assemble(store, req)
+    assert needle in [e.id for e in ctx.storyline.events]
+    assert "[v1 00:33:20-00:33:23] ingredient: added saffron" in ctx.text
+    assert "v1 00:33:20" in ctx.question
+
+
+def test_no_tcot_samples_the_scope_evenly(store):
+    build_log(store)
+    ctx = asker.assemble(store, asker.AskRequest("When did I last take my blood pressure pill?", at_ms=AT,
+                                                 budget=400, hcc=False, tcot=False))
+    times = [e.start_ms for e in ctx.storyline.events]
+    assert times == sorted(times) and times[-1] - times[0] > 86_400_000
