@@ -14,7 +14,8 @@ from egocli import __version__, ui
 from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
-COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize")
+COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
+                   "privacy", "what", "do", "reminders", "mcp")
 
 
 class EgoGroup(TyperGroup):

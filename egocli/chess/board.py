@@ -162,6 +162,38 @@ def _order(corners: np.ndarray) -> np.ndarray:
     return np.roll(ring, -start, axis=0).astype(np.float32)
 
 
+def _common_size_seeds(areas: np.ndarray, count: int) -> list[int]:
+    """Quads of the most common sizes: on a cluttered background (tiles, paper, text) most quads are not
+    squares of the board and the median area misses them, but the board's 32 same-sized squares stand out."""
+    size_bin = np.floor(np.log(np.maximum(areas, 1.0)) / 0.2).astype(int)
+    values, counts = np.unique(size_bin, return_counts=True)
+    seeds: list[int] = []
+    for value in values[np.argsort(-counts, kind="stable")][:4]:
+        seeds += [int(k) for k in np.flatnonzero(size_bin == value)[:count // 2]]
+    return seeds
+
+
+def _best_lattice(gray: np.ndarray, quads: list[np.ndarray], seeds: list[int], tries: int = 6) -> tuple | None:
+    """(score, homography, (i0, j0), squares inside) of the best board grown from the seed quads, or None;
+    the `tries` largest lattices are checked for a chequered 8x8 window."""
+    centres = np.array([q.mean(axis=0) for q in quads])
+    candidates = []
+    for k in seeds:
+        grown = _grow(quads[k], centres)
+        if grown is not None and len({tuple(c) for c in grown[1]}) >= 12:
+            candidates.append((len({tuple(c) for c in grown[1]}), int(k), grown[0], grown[1]))
+    best: tuple[float, np.ndarray, tuple[int, int], int] | None = None
+    for count, _, h, cells in sorted(candidates, key=lambda c: (-c[0], c[1]))[:tries]:
+        try:
+            i0, j0, agree = _extent(gray, h, cells)
+        except NoBoardError:  # this lattice runs off the image; another candidate may not
+            continue
+        inside = sum(1 for c in {tuple(c) for c in cells} if i0 <= c[0] < i0 + 8 and j0 <= c[1] < j0 + 8)
+        if agree >= MIN_AGREEMENT and (best is None or inside * agree > best[0]):
+            best = (inside * agree, h, (i0, j0), inside)
+    return best
+
+
 def locate_board(image: np.ndarray, seeds: int = 40) -> BoardLocation:
     """Find the board in a BGR image; raises NoBoardError when no 8x8 lattice is found."""
     import cv2
@@ -172,19 +204,12 @@ def locate_board(image: np.ndarray, seeds: int = 40) -> BoardLocation:
     quads = _quads(gray)
     if len(quads) < 8:
         raise NoBoardError("no chessboard found")
-    centres = np.array([q.mean(axis=0) for q in quads])
     areas = np.array([cv2.contourArea(q) for q in quads])
-    candidates = []
-    for k in np.argsort(np.abs(areas - np.median(areas)))[:seeds]:
-        grown = _grow(quads[k], centres)
-        if grown is not None and len({tuple(c) for c in grown[1]}) >= 12:
-            candidates.append((len({tuple(c) for c in grown[1]}), int(k), grown[0], grown[1]))
-    best: tuple[float, np.ndarray, tuple[int, int], int] | None = None
-    for count, _, h, cells in sorted(candidates, key=lambda c: (-c[0], c[1]))[:6]:
-        i0, j0, agree = _extent(gray, h, cells)
-        inside = sum(1 for c in {tuple(c) for c in cells} if i0 <= c[0] < i0 + 8 and j0 <= c[1] < j0 + 8)
-        if agree >= MIN_AGREEMENT and (best is None or inside * agree > best[0]):
-            best = (inside * agree, h, (i0, j0), inside)
+    near_median = [int(k) for k in np.argsort(np.abs(areas - np.median(areas)))[:seeds]]
+    best = _best_lattice(gray, quads, near_median)
+    if best is None:
+        extra = [k for k in _common_size_seeds(areas, seeds) if k not in near_median]
+        best = _best_lattice(gray, quads, near_median + extra, tries=16)
     if best is None:
         raise NoBoardError("no chessboard found")
     _, h, (i0, j0), inside = best

@@ -12,11 +12,11 @@ from egocli.errors import ModelError
 
 CLASSES = ".PNBRQKpnbrqk"
 """Class index -> piece symbol ('.' is an empty square), the classifier's output order."""
-CELL = 32
-"""Pixels per square in the warped board."""
-CROP_W, CROP_H = 48, 72
-"""Crop size: the square, a quarter square each side, one square above and a quarter below."""
-MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 16, 40, 16
+CELL = 48
+"""Pixels per square in the warped board (48 keeps a queen's crown apart from a king's cross)."""
+CROP_W, CROP_H = CELL * 3 // 2, CELL * 9 // 4
+"""Crop size: the square, a quarter square each side, one square above (tall pieces) and a quarter below."""
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = CELL // 2, CELL * 5 // 4, CELL // 2
 """Warped-board margins so crops of edge squares stay inside the warp."""
 MODEL_PATH = Path(__file__).with_name("squares.onnx")
 """The committed classifier, trained by scripts/train_squares.py."""
@@ -84,7 +84,9 @@ def light_on_even(warped: np.ndarray) -> bool:
     for row in range(8):
         for col in range(8):
             y, x = MARGIN_TOP + row * CELL, MARGIN_X + col * CELL
-            sides = np.r_[gray[y + 4:y + CELL - 4, x + 2:x + 6].ravel(), gray[y + 4:y + CELL - 4, x + CELL - 6:x + CELL - 2].ravel()]
+            inner, edge = CELL // 8, CELL // 16
+            sides = np.r_[gray[y + inner:y + CELL - inner, x + edge:x + 3 * edge].ravel(),
+                          gray[y + inner:y + CELL - inner, x + CELL - 3 * edge:x + CELL - edge].ravel()]
             (even if (row + col) % 2 == 0 else odd).append(float(np.median(sides)))
     return float(np.median(even)) > float(np.median(odd))
 
