@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
 from egocli.errors import ModelError, UsageError
-from egocli.reasoning import asker
-from egocli.reasoning.hcc import LlmSummariser
+if TYPE_CHECKING:
+    from egocli.reasoning import asker
 from egocli.timeutil import parse_time_ms
 
 
@@ -38,6 +38,8 @@ def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Any, 
     except ModelError as ex:
         ui.warn(f"{ex}; retrieval uses words only")
         embedder = None
+    from egocli.reasoning.hcc import LlmSummariser
+
     summariser = (lambda: LlmSummariser(registry.load("summarizer", conf))) if need_summariser else None
     return llm, embedder, summariser
 
@@ -97,6 +99,8 @@ def ask(ctx: typer.Context,
     """Answer a question about the log, citing the events it rests on."""
     if votes < 1 or budget < 100:
         raise UsageError("--votes must be at least 1 and --budget at least 100")
+    from egocli.reasoning import asker
+
     req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
                            parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot)
     store = open_store(ctx, create=False)

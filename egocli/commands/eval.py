@@ -10,7 +10,6 @@ from egocli import ui
 from egocli.commands.ask import load_models
 from egocli.commands.common import JSON, open_store
 from egocli.errors import NotFound, UsageError
-from egocli.reasoning import asker, evaluate
 
 COLUMNS = ("file", "questions", "accuracy", "context_recall", "mean_latency_s", "tokens_per_question", "errors")
 
@@ -24,6 +23,8 @@ def eval_(ctx: typer.Context,
           limit: int = typer.Option(None, "--limit", help="At most N questions per file (spread over the file)."),
           json_: bool = JSON) -> None:
     """Accuracy overall and per file, context recall, mean latency and tokens per question."""
+    from egocli.reasoning import asker, evaluate
+
     if votes < 1 or (limit is not None and limit < 1):
         raise UsageError("--votes and --limit must be at least 1")
     for path in files:

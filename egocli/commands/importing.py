@@ -8,7 +8,6 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, index_new_events, open_store, settings
-from egocli.importing import import_paths
 from egocli.timeutil import parse_time_ms
 
 
@@ -19,6 +18,8 @@ def import_(ctx: typer.Context,
             fmt: str = typer.Option(None, "--format", "-f", help="srt, vtt, csv, jsonl or hd-epic (default: by extension)."),
             json_: bool = JSON) -> None:
     """Import narration or transcript files; the same file twice adds nothing."""
+    from egocli.importing import import_paths
+
     store = open_store(ctx)
     results = list(ui.track(import_paths(store, paths, fmt, parse_time_ms(start), source_name),
                             "importing", total=len(paths)))

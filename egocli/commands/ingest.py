@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, index_new_events, open_store, settings
 from egocli.errors import UsageError
-from egocli.ingest.frames import FrameRules
-from egocli.ingest.pipeline import IngestOptions, Ingestor, IngestResult, Progress, RegistryModels
+if TYPE_CHECKING:
+    from egocli.ingest.pipeline import Ingestor, IngestResult
 from egocli.timeutil import parse_time_ms
 
 
@@ -23,8 +24,8 @@ def ingest(ctx: typer.Context,
            keep_frames: bool = typer.Option(False, "--keep-frames", help="Store a small JPEG per kept frame."),
            no_audio: bool = typer.Option(False, "--no-audio", help="Skip the audio."),
            no_video: bool = typer.Option(False, "--no-video", help="Skip the video."),
-           scene_threshold: float = typer.Option(FrameRules.scene_threshold, "--scene-threshold",
-                                                 help="Thumbnail change (0..1) that counts as a new scene."),
+           scene_threshold: float = typer.Option(None, "--scene-threshold",
+                                                 help="Thumbnail change (0..1) that counts as a new scene [default: 0.10]."),
            no_redact: bool = typer.Option(False, "--no-redact",
                                           help="Store faces and personal data unmasked (config: [privacy] redact)."),
            json_: bool = JSON) -> None:
@@ -33,12 +34,15 @@ def ingest(ctx: typer.Context,
         raise UsageError("--fps must be in (0, 30]")
     if no_audio and no_video:
         raise UsageError("--no-audio and --no-video together leave nothing to ingest")
+    from egocli.ingest.frames import FrameRules
+    from egocli.ingest.pipeline import IngestOptions, Ingestor, RegistryModels
     from egocli.privacy.redact import RedactionPolicy
 
     cfg = settings(ctx)
+    rules = FrameRules() if scene_threshold is None else FrameRules(scene_threshold=scene_threshold)
     opts = IngestOptions(fps=fps, start_ms=parse_time_ms(start), source_name=source_name,
                          keep_frames=keep_frames, audio=not no_audio, video=not no_video,
-                         rules=FrameRules(scene_threshold=scene_threshold),
+                         rules=rules,
                          redaction=None if no_redact else RedactionPolicy.from_settings(cfg))
     store = open_store(ctx)
     ingestor = Ingestor(store, RegistryModels(cfg), cfg.media_dir, opts)
@@ -51,6 +55,8 @@ def ingest(ctx: typer.Context,
 
 
 def _run_with_progress(ingestor: Ingestor, paths: list[Path]) -> list[IngestResult]:
+    from egocli.ingest.pipeline import IngestResult
+
     results: list[IngestResult] = []
     with ui.progress_bars() as bars:
         tasks: dict[tuple[str, str], int] = {}

@@ -6,11 +6,10 @@ import sys
 
 import typer
 
-from egocli import logbook, ui
+from egocli import ui
 from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, event_filter,
                                     event_row, open_store, output_format, settings)
 from egocli.errors import UsageError
-from egocli.formats import export
 from egocli.timeutil import parse_time_ms
 
 log_app = typer.Typer(help="Read and write the event log.", no_args_is_help=True)
@@ -60,6 +59,8 @@ def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or -
         modality: str = typer.Option("note", "--modality", "-m", help="Modality of the new event."),
         at: str = typer.Option(None, "--at", help="When (default now)."), json_: bool = JSON) -> None:
     """Add a note (or JSONL events from stdin with '-')."""
+    from egocli import logbook
+
     store = open_store(ctx)
     if text == "-":
         ids = logbook.add_jsonl(store, sys.stdin, anchor_ms=parse_time_ms(at))
@@ -77,6 +78,8 @@ def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f
             since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
             limit: int = typer.Option(None, "--limit", "-n", help="At most N events.")) -> None:
     """Export events to stdout."""
+    from egocli.formats import export
+
     if fmt not in export.FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(export.FORMATS)})")
     flt = event_filter(since, until, modality, source, limit)
@@ -89,6 +92,8 @@ def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality:
            source: str = SOURCE, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
            all_: bool = typer.Option(False, "--all", help="Allow forgetting everything (no filter).")) -> None:
     """Delete events (with their search index rows and media) for good."""
+    from egocli import logbook
+
     flt = event_filter(since, until, modality, source)
     if flt == type(flt)() and not all_:
         raise UsageError("no filter given: add --since/--until/--modality/--source, or --all")

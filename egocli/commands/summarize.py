@@ -7,7 +7,6 @@ import typer
 from egocli import ui
 from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings
 from egocli.errors import ModelError, UsageError
-from egocli.reasoning import hcc, retrieval
 from egocli.timeutil import parse_time_ms
 
 
@@ -17,6 +16,8 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
               no_embed: bool = typer.Option(False, "--no-embed", help="Do not embed events for retrieval."),
               json_: bool = JSON) -> None:
     """Build missing or stale hour/day/week summaries (only chunks whose events changed)."""
+    from egocli.reasoning import hcc, retrieval
+
     from egocli.models import registry
 
     lo, hi = parse_time_ms(since), parse_time_ms(until)
