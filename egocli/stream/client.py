@@ -149,6 +149,22 @@ class RtcClient(_Base):
         await self.pc.close()
 
 
+class _Pacer:
+    """Real-time pacing for a synthetic media track: tick() returns 0, 1, 2, ... no faster than `rate` per second."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate, self.start, self.index = rate, 0.0, -1
+
+    async def tick(self) -> int:
+        """Wait until the next item is due; return its index."""
+        self.index += 1
+        if self.index == 0:
+            self.start = time.monotonic()
+        else:
+            await asyncio.sleep(max(0.0, self.start + self.index / self.rate - time.monotonic()))
+        return self.index
+
+
 def _mic_track(feed: Feed) -> Any:
     import av
     from aiortc.mediastreams import MediaStreamTrack
@@ -158,14 +174,10 @@ def _mic_track(feed: Feed) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            self.start, self.pts = 0.0, 0
+            self.clock = _Pacer(48000 / 960)
 
         async def recv(self) -> Any:
-            if not self.start:
-                self.start = time.monotonic()
-            else:
-                self.pts += 960
-                await asyncio.sleep(max(0.0, self.start + self.pts / 48000 - time.monotonic()))
+            self.pts = await self.clock.tick() * 960
             mono = resample(feed.next_chunk(), RATE, 48000)[:960]
             stereo = np.frombuffer(float_to_s16(np.repeat(mono, 2)), "<i2").reshape(1, -1)
             frame = av.AudioFrame.from_ndarray(stereo, format="s16", layout="stereo")
@@ -184,14 +196,10 @@ def _camera_track(feed: Feed) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            self.start, self.index = 0.0, 0
+            self.clock = _Pacer(feed.fps)
 
         async def recv(self) -> Any:
-            if not self.start:
-                self.start = time.monotonic()
-            else:
-                self.index += 1
-                await asyncio.sleep(max(0.0, self.start + self.index / feed.fps - time.monotonic()))
+            self.index = await self.clock.tick()
             image = feed.frame(self.index)
             if image is None:
                 image = np.full((240, 320, 3), 16, np.uint8)
