@@ -63,6 +63,18 @@ class _Base:
         """(monotonic time, dBFS) of each received answer-audio chunk."""
         self.tasks: list[asyncio.Task[Any]] = []
 
+    async def _hang_up(self) -> None:
+        """Close the transport (each its own way)."""
+
+    async def close(self, bye: bool = True) -> None:
+        """Say bye (unless vanishing), stop the media tasks and hang up."""
+        if bye:
+            await self.send({"type": "bye"})  # type: ignore[attr-defined]  # each transport's own send
+            await asyncio.sleep(0.2)
+        for task in self.tasks:
+            task.cancel()
+        await self._hang_up()
+
     def _got(self, raw: str) -> None:
         msg = json.loads(raw)
         msg["_at"] = time.monotonic()
@@ -139,13 +151,7 @@ class RtcClient(_Base):
         if self.channel.readyState == "open":
             self.channel.send(json.dumps(msg))
 
-    async def close(self, bye: bool = True) -> None:
-        """Say bye (unless vanishing) and hang up."""
-        if bye:
-            await self.send({"type": "bye"})
-            await asyncio.sleep(0.2)
-        for task in self.tasks:
-            task.cancel()
+    async def _hang_up(self) -> None:
         await self.pc.close()
 
 
@@ -241,34 +247,25 @@ class WsClient(_Base):
                 self.audio_levels.append((time.monotonic(), level_db(s16_to_float(msg.data[1:]))))
 
     async def _mic(self) -> None:
-        start, n = time.monotonic(), 0
+        clock = _Pacer(50)  # 20 ms chunks
         while not self.ws.closed:
+            await clock.tick()
             await self.ws.send_bytes(pack(KIND_AUDIO, float_to_s16(self.feed.next_chunk())))
-            n += 1
-            await asyncio.sleep(max(0.0, start + n * 0.02 - time.monotonic()))
 
     async def _camera(self) -> None:
         import cv2
 
-        start, n = time.monotonic(), 0
+        clock = _Pacer(self.feed.fps)
         while not self.ws.closed:
-            image = self.feed.frame(n)
+            image = self.feed.frame(await clock.tick())
             if image is not None:
                 await self.ws.send_bytes(pack(KIND_JPEG, cv2.imencode(".jpg", image)[1].tobytes()))
-            n += 1
-            await asyncio.sleep(max(0.0, start + n / self.feed.fps - time.monotonic()))
 
     async def send(self, msg: dict[str, Any]) -> None:
         """Send a control message."""
         if not self.ws.closed:
             await self.ws.send_str(json.dumps(msg))
 
-    async def close(self, bye: bool = True) -> None:
-        """Say bye (unless vanishing) and close."""
-        if bye:
-            await self.send({"type": "bye"})
-            await asyncio.sleep(0.2)
-        for task in self.tasks:
-            task.cancel()
+    async def _hang_up(self) -> None:
         await self.ws.close()
         await self.http.close()
