@@ -140,6 +140,9 @@ class LiveHub:
         self._local = threading.local()
         self._background: set[asyncio.Future[Any]] = set()
         self.closing = False
+        from egocli.stream.assist import Assistant
+
+        self.assist = Assistant(self)
 
     def keep(self, task: asyncio.Future[Any]) -> None:
         """Hold a reference to a background task until it finishes."""

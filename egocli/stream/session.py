@@ -80,7 +80,7 @@ class LiveSession:
         self.source_id = await self.hub.run("writer", self.hub.open_source, f"live-{self.id}", meta)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._transcribe_loop()), loop.create_task(self._video_loop()),
-                       loop.create_task(self._heartbeat_loop())]
+                       loop.create_task(self._heartbeat_loop()), loop.create_task(self.hub.assist.watch(self))]
         return True
 
     def attach(self, send: Send) -> None:
@@ -193,6 +193,8 @@ class LiveSession:
             self._spawn(self._chess(msg.get("id")))
         elif kind == "bye":
             self._spawn(self.close("client said bye"))
+        else:  # the assistant's own messages (confirmations, clarification replies)
+            await self.hub.assist.control(self, msg)
 
     def _push_to_talk(self, on: bool) -> None:
         if on:
@@ -275,9 +277,22 @@ class LiveSession:
         self._last_text_crc = crc
         return events
 
+    @property
+    def frame(self) -> Any:
+        """The newest camera frame (JPEG bytes, av.VideoFrame or BGR array), or None."""
+        return self._frame
+
+    async def say(self, text: str) -> None:
+        """Speak a short text on the session's playback (after whatever is playing)."""
+        generation = self.playback.generation
+        samples = await self.hub.run("answer", self.hub.speak, text)
+        self.playback.enqueue(samples, generation)
+
     async def _answer(self, question: str, ref: Any, spoken: bool) -> None:
         self.counts["questions"] += 1
         self.playback.stop()
+        if await self.hub.assist.handle(self, question, ref, spoken):
+            return  # pointing, a tool request or a pending clarification took it
         generation = self.playback.generation
 
         def say(samples: np.ndarray) -> None:
