@@ -1,10 +1,12 @@
 """Benchmark `egocli serve`: WebRTC and WebSocket in the same run.
 
 Prints: control round trip p50/p95; end of a push-to-talk question -> first answer audio at the
-client p50/p95 (default models unless --fake); first video frame at the server after connect;
-how many concurrent streaming clients keep up (server receives >= 90% of the frames sent).
+client p50/p95 (default models unless --fake), answered from the pre-filled live window, and the
+same over WebSocket on a baseline server whose answers go through the ask core with nothing
+pre-filled (the ratio is printed); first video frame at the server after connect; how many
+concurrent streaming clients keep up (server receives >= 90% of the frames sent).
 
-    .venv/bin/python bench/serve.py [--fake] [--llm qwen0.5b] [--questions 3] [--clients 1,2,4,8]
+    .venv/bin/python bench/serve.py [--fake] [--llm qwen0.5b] [--questions 3] [--clients 1,2,4,8] [--no-baseline]
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ def pct(values: list[float], q: float) -> float:
 class Server:
     """The server in a background thread."""
 
-    def __init__(self, db: Path, models: dict[str, str], max_sessions: int = 16) -> None:
+    def __init__(self, db: Path, models: dict[str, str], max_sessions: int = 16, live_budget: int = 700) -> None:
         self.settings = load_settings(db=db, home=db.parent / "home", models=models)
-        self.options = ServeOptions(port=0, ice_loopback=True, max_sessions=max_sessions)
+        self.options = ServeOptions(port=0, ice_loopback=True, max_sessions=max_sessions, live_budget=live_budget)
         self.db, self.url, self.ready = db, "", threading.Event()
         self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
         self.thread.start()
@@ -81,6 +83,23 @@ async def round_trips(kind: str, url: str, n: int = 200) -> list[float]:
         times.append((time.perf_counter() - t0) * 1000)
     await client.close()
     return times
+
+
+async def seed(url: str, wait_live: bool) -> None:
+    """Put JFK's words in the log (so the question has something to answer from); with wait_live,
+    also wait until the server answers from its pre-filled live window."""
+    client = WsClient()
+    await client.connect(url, video=False)
+    client.feed.say(jfk())
+    await asyncio.wait_for(client.feed.drained.wait(), 30)
+    await client.wait_for("event", timeout=60, modality="speech")
+    for ref in range(60 if wait_live else 1):
+        await client.send({"type": "ask", "id": ref, "text": "What did I just hear?"})
+        answer = await client.wait_for("answer", timeout=300, id=ref)
+        if answer.get("route") == "live" or not wait_live:
+            break
+        await asyncio.sleep(2)
+    await client.close()
 
 
 async def answer_latency(kind: str, url: str, question: np.ndarray, n: int) -> list[float]:
@@ -138,6 +157,7 @@ def main() -> None:
     ap.add_argument("--llm", default=None, help="LLM for answers (default: the registry default)")
     ap.add_argument("--questions", type=int, default=3)
     ap.add_argument("--clients", default="1,2,4,8")
+    ap.add_argument("--no-baseline", action="store_true", help="skip the baseline server without the live window")
     args = ap.parse_args()
     models = {"labeler": "fake", "ocr": "fake"} if not args.fake else \
         {r: "fake" for r in ("llm", "tts", "labeler", "ocr", "embedder")}
@@ -154,23 +174,30 @@ def main() -> None:
 
 async def _run(server: Server, args: argparse.Namespace) -> None:
     from egocli.models import registry
-
-    print(f"models: {server.settings.models or 'defaults'}")
-    seed = WsClient()  # put JFK's words in the log so the question has something to answer from
-    await seed.connect(server.url, video=False)
-    seed.feed.say(jfk())
-    await asyncio.wait_for(seed.feed.drained.wait(), 30)
-    await seed.wait_for("event", timeout=60, modality="speech")
-    await seed.close()
-    speech, rate = registry.load("tts", server.settings).speak("What did the president ask people to do?")
     from egocli.stream.audio import resample
 
+    print(f"models: {server.settings.models or 'defaults'}")
+    await seed(server.url, wait_live=True)
+    speech, rate = registry.load("tts", server.settings).speak("What did the president ask people to do?")
     question = resample(np.asarray(speech, np.float32), int(rate), 16000)
+    live: dict[str, list[float]] = {}
     for kind in TRANSPORTS:
         rt = await round_trips(kind, server.url)
         print(f"{kind:9s} round trip        p50 {pct(rt, 50):7.2f} ms   p95 {pct(rt, 95):7.2f} ms  (n={len(rt)})")
-        lat = await answer_latency(kind, server.url, question, args.questions)
-        print(f"{kind:9s} utterance->audio  p50 {pct(lat, 50):7.0f} ms   p95 {pct(lat, 95):7.0f} ms  (n={len(lat)})")
+        live[kind] = lat = await answer_latency(kind, server.url, question, args.questions)
+        print(f"{kind:9s} utterance->audio  p50 {pct(lat, 50):7.0f} ms   p95 {pct(lat, 95):7.0f} ms  (n={len(lat)},"
+              f" pre-filled live window)")
+    if not args.no_baseline:
+        base_db = server.db.parent / "baseline.db"
+        baseline = Server(base_db, dict(server.settings.models), live_budget=0)
+        try:
+            await seed(baseline.url, wait_live=False)
+            lat = await answer_latency("websocket", baseline.url, question, args.questions)
+        finally:
+            baseline.stop()
+        print(f"websocket utterance->audio  p50 {pct(lat, 50):7.0f} ms   p95 {pct(lat, 95):7.0f} ms  (n={len(lat)},"
+              f" baseline: ask core over the log, nothing pre-filled)")
+        print(f"baseline / live p50: {pct(lat, 50) / max(1.0, pct(live['websocket'], 50)):.1f}x")
     video = frames()
     for kind in TRANSPORTS:
         for n in (int(x) for x in args.clients.split(",")):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,7 @@ class LlamaCppModel:
             raise ModelError(f"{role}: cannot load model {path}: corrupt or not a GGUF file") from ex
         self.context_size = int(self._llm.n_ctx())
         self._lock = threading.RLock()
+        self._pieces: OrderedDict[str, list[int]] = OrderedDict()
 
     def generate(self, messages: Sequence[Message] | str, max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
@@ -62,6 +64,71 @@ class LlamaCppModel:
                         yield piece
             except ValueError as ex:  # e.g. prompt longer than the context window
                 raise ModelError(f"{self.role}: {ex}") from ex
+
+    def prompt_tokens(self, pieces: Sequence[str]) -> list[int]:
+        """Token ids of a prompt given as text pieces, each tokenized on its own.
+
+        A prompt that grows by appending pieces therefore keeps exactly the tokens of its shorter
+        self (tokenizing the joined text could merge across the seam), which is what lets
+        `warm` and `stream` reuse llama.cpp's KV cache."""
+        out: list[int] = []
+        bos = self._llm.token_bos()
+        if bos >= 0 and self._llm._model.add_bos_token():
+            out.append(bos)
+        for piece in pieces:
+            ids = self._pieces.get(piece)
+            if ids is None:
+                ids = self._llm.tokenize(piece.encode("utf-8"), add_bos=False, special=True)
+                self._pieces[piece] = ids
+                if len(self._pieces) > 4096:
+                    self._pieces.popitem(last=False)
+            else:
+                self._pieces.move_to_end(piece)
+            out.extend(ids)
+        return out
+
+    def cached_tokens(self, pieces: Sequence[str]) -> int:
+        """How many leading tokens of the prompt are already evaluated in the KV cache."""
+        tokens = self.prompt_tokens(pieces)
+        with self._lock:
+            cached = self._llm.input_ids[:self._llm.n_tokens]
+            n = min(len(tokens), len(cached))
+            same = cached[:n] == tokens[:n]
+            return int(n if same.all() else same.argmin())
+
+    def warm(self, pieces: Sequence[str], limit: int | None = None) -> int:
+        """Evaluate a prompt prefix into the KV cache ahead of time, keeping what is cached already.
+
+        At most `limit` new tokens are evaluated per call (so a caller can interleave other work);
+        returns how many tokens still wait to be evaluated."""
+        tokens = self.prompt_tokens(pieces)
+        with self._lock:
+            done = self.cached_tokens(pieces)
+            todo = tokens[done:] if limit is None else tokens[done:done + limit]
+            if todo:
+                llm = self._llm
+                llm.n_tokens = done  # eval() drops whatever the cache holds past this point
+                try:
+                    llm.eval(todo)
+                except RuntimeError as ex:  # decode failure (context full): start over next time
+                    llm.n_tokens = 0
+                    raise ModelError(f"{self.role}: {ex}") from ex
+            return len(tokens) - done - len(todo)
+
+    def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
+               temperature: float = 0.0) -> Iterator[str]:
+        """Stream a raw completion of a prompt given as pieces (already chat-formatted by the
+        caller); only the tokens past the cached prefix are evaluated before the first token."""
+        tokens = self.prompt_tokens(pieces)
+        if len(tokens) + max_tokens > self.context_size:
+            raise ModelError(f"{self.role}: prompt of {len(tokens)} tokens does not fit the "
+                             f"{self.context_size}-token context")
+        with self._lock:
+            for chunk in self._llm.create_completion(prompt=tokens, max_tokens=max_tokens, temperature=temperature,
+                                                     stop=list(stop or []), stream=True):
+                piece = chunk["choices"][0].get("text")
+                if piece:
+                    yield piece
 
     def complete(self, messages: Sequence[Message] | str, **kwargs: Any) -> str:
         """The whole reply as one string (generate() joined)."""

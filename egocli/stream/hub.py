@@ -8,6 +8,7 @@ import logging
 import re
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -50,7 +51,10 @@ class ServeOptions:
     fps: float = 1.0
     """Camera frames considered per second (the newest frame is taken each time)."""
     answer_budget: int = 400
-    """Context tokens for a spoken or typed answer (small: answers must be quick)."""
+    """Context tokens for an answer from the ask core (questions about other times than now)."""
+    live_budget: int = 700
+    """Tokens of recent log kept pre-evaluated for quick answers (see egocli.stream.live); 0: off,
+    every answer searches the log with the ask core."""
     heartbeat_s: float = 5.0
     """Seconds between server pings."""
     idle_timeout_s: float = 20.0
@@ -61,7 +65,8 @@ class ServeOptions:
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
 
 
-_SENTENCE_END = re.compile(r"[.!?;:](\s|$)")
+_SENTENCE_END = re.compile(r"[.!?;:]\s")
+_CLAUSE_END = re.compile(r"[.!?;:,]\s")
 
 
 class SentenceSplitter:
@@ -71,9 +76,10 @@ class SentenceSplitter:
         self.emit, self.min_chars, self.buffer, self.emitted = emit, min_chars, "", 0
 
     def feed(self, token: str) -> None:
-        """Add a token; emits any finished sentence."""
+        """Add a token; emits any finished sentence (the first may end at a clause: speech starts sooner)."""
         self.buffer += token
-        for match in _SENTENCE_END.finditer(self.buffer):
+        ends = _CLAUSE_END if not self.emitted else _SENTENCE_END
+        for match in ends.finditer(self.buffer):
             if match.end() >= self.min_chars:
                 sentence, self.buffer = self.buffer[:match.end()].strip(), self.buffer[match.end():]
                 self._out(sentence)
@@ -103,6 +109,8 @@ class Reply:
     """Sentences sent to playback."""
     interrupted: bool = False
     """Generation was stopped by barge-in or a newer question."""
+    route: str = "log"
+    """'live' (the pre-filled recent window) or 'log' (the ask core searching the whole log)."""
 
 
 class AnswerCancelled(Exception):
@@ -140,6 +148,11 @@ class LiveHub:
         self._local = threading.local()
         self._background: set[asyncio.Future[Any]] = set()
         self.closing = False
+        self.live: Any = None
+        """LiveContext once the answer model is loaded (None: every answer goes to the ask core)."""
+        self.answering = 0
+        """Answers being generated now; frame description waits while there are any."""
+        self._warm_pending = threading.Lock()
         from egocli.stream.assist import Assistant
 
         self.assist = Assistant(self)
@@ -169,6 +182,7 @@ class LiveHub:
 
     async def warm(self) -> None:
         """Load the models in the background so the first utterance does not wait for them."""
+        await self.run("writer", self.store)  # the writer creates/migrates the log before others read it
         jobs = [("asr", ("asr",)), ("vision", ("labeler", "ocr")), ("answer", ("llm", "tts", "embedder"))]
         for pool, roles in jobs:
             for role in roles:
@@ -176,6 +190,58 @@ class LiveHub:
                     await self.run(pool, self.model, role)
                 except EgoError as ex:
                     log.warning("%s model not loaded: %s", role, ex)
+        if self.options.live_budget <= 0:
+            return
+        try:
+            await self.run("answer", self._open_live)
+        except EgoError as ex:
+            log.warning("quick answers off (every answer searches the log): %s", ex)
+
+    # ---- quick answers from the recent log ------------------------------
+    def _open_live(self) -> None:
+        """Load the live answer model (its own KV cache) and fill its window from the log (answer thread)."""
+        from egocli.models import registry
+        from egocli.store import EventFilter
+        from egocli.stream.live import VERBS, LiveContext
+
+        choice = registry.resolve("llm", self.settings)
+        if choice.backend == "llama.cpp":
+            from egocli.models.llamacpp import LlamaCppModel
+
+            choice = registry.prepare("llm", self.settings)
+            section = self.settings.section("llm")
+            assert choice.path is not None
+            model: Any = LlamaCppModel(choice.path, role="llm", context_size=2048,
+                                       n_threads=int(section.get("threads", 2)))
+        else:
+            model = registry.load("llm", self.settings)
+        live = LiveContext(model, budget=self.options.live_budget)
+        recent = list(self.store().events(EventFilter(modalities=tuple(VERBS), limit=200), newest_first=True))
+        for ev in recent:  # newest first, until the window is as full as a trim would leave it
+            if live.add([ev], [ev.id]) and sum(line.tokens for line in live.lines()) > live.keep * live.budget:
+                break
+        self.live = live
+        while live.warm(step=256) > 0:
+            pass
+
+    def _schedule_warm(self) -> None:
+        """Queue one pre-fill step on the answer thread unless one is queued already."""
+        if self.live is None or not self.live.prefilled or not self._warm_pending.acquire(blocking=False):
+            return
+        try:
+            self._pools["answer"].submit(self._warm_step)
+        except RuntimeError:  # pool shut down
+            self._warm_pending.release()
+
+    def _warm_step(self) -> None:
+        self._warm_pending.release()
+        try:
+            remaining = self.live.warm()
+        except EgoError as ex:
+            log.warning("live context pre-fill failed: %s", ex)
+            return
+        if remaining > 0 and not self.closing:
+            self._schedule_warm()  # queued behind any question that arrived meanwhile
 
     # ---- sessions -------------------------------------------------------
     def admit(self, session: Any) -> str | None:
@@ -213,7 +279,10 @@ class LiveHub:
         """Store events in one transaction (writer thread), personal data masked first."""
         if self.redactor is not None:
             events = [self.redactor.event(ev) for ev in events]
-        return self.store().add_events(events, source_id=source_id)
+        ids = self.store().add_events(events, source_id=source_id)
+        if self.live is not None and self.live.add(events, ids):
+            self._schedule_warm()
+        return ids
 
     # ---- models ---------------------------------------------------------
     def transcribe(self, samples: np.ndarray) -> Any:
@@ -243,14 +312,11 @@ class LiveHub:
 
     def answer(self, question: str, at_ms: int, say: Callable[[np.ndarray], None],
                cancelled: Callable[[], bool] = lambda: False) -> Reply:
-        """Answer over the log with the ask core, speaking each sentence as it is generated (answer thread).
+        """Answer a question, speaking each sentence as it is generated (answer thread).
 
-        Generation stops early when `cancelled()` turns true (barge-in, a newer question)."""
-        from egocli.reasoning import asker
-
-        store = self.store()
-        embedder = self._embedder()
-        req = asker.AskRequest(question, at_ms=at_ms, votes=1, budget=self.options.answer_budget, hcc=False)
+        Questions about now go to the pre-filled live window (quick); questions naming other times
+        go to the ask core. Generation stops early when `cancelled()` turns true (barge-in, a
+        newer question)."""
         splitter = SentenceSplitter(lambda s: say(self.speak(s)))
 
         def on_token(token: str) -> None:
@@ -258,6 +324,74 @@ class LiveHub:
                 raise AnswerCancelled
             splitter.feed(token)
 
+        if self.live is not None and not self._needs_search(question, at_ms):
+            return self._answer_live(question, at_ms, on_token, splitter, say)
+        return self._answer_core(question, at_ms, on_token, splitter, say)
+
+    def _needs_search(self, question: str, at_ms: int) -> bool:
+        """True when the question names a time the live window does not cover (or "the last time")."""
+        from egocli.reasoning.scope import parse_scope
+
+        since = self.live.since_ms
+        try:
+            scope = parse_scope(question, at_ms)
+        except EgoError:
+            return True
+        if since is None or scope.backwards or scope.tags:
+            return True
+        return any(start < since for start, _ in scope.windows)
+
+    def _older(self, question: str, before_ms: int | None) -> list[Any]:
+        """Up to two events older than the live window that match the question's words."""
+        from egocli.reasoning.retrieval import relevant, retrieve
+        from egocli.reasoning.scope import Scope
+
+        if before_ms is None:
+            return []
+        try:
+            hits = retrieve(self.store(), question, Scope(windows=((-(2 ** 62), before_ms),)), None, k=4)
+        except EgoError:
+            return []
+        return [h.event for h in relevant(hits)[:2]]
+
+    def _answer_live(self, question: str, at_ms: int, on_token: Callable[[str], None],
+                     splitter: SentenceSplitter, say: Callable[[np.ndarray], None]) -> Reply:
+        from egocli.timeutil import format_local
+
+        live = self.live
+        t0 = time.perf_counter()
+        older = self._older(question, live.since_ms)
+        t1 = time.perf_counter()
+        pieces: list[str] = []
+        try:
+            for piece in live.answer(question, at_ms, older):
+                if not pieces:
+                    log.info("live answer: retrieval %.0f ms, first token %.0f ms", (t1 - t0) * 1000,
+                             (time.perf_counter() - t1) * 1000)
+                pieces.append(piece)
+                on_token(piece)
+        except AnswerCancelled:
+            return Reply(splitter.buffer.strip() + " …", interrupted=True, route="live")
+        text = "".join(pieces).strip() or "I did not catch that."
+        cites = [{"event_id": line.event_id, "time": format_local(line.start_ms), "offset": None,
+                  "content": line.content} for line in live.cite(question, text, older)]
+        return self._spoken(Reply(text, cites, route="live"), splitter, say)
+
+    def _spoken(self, reply: Reply, splitter: SentenceSplitter, say: Callable[[np.ndarray], None]) -> Reply:
+        splitter.finish()
+        if not splitter.emitted:
+            say(self.speak(reply.text))
+            splitter.emitted = 1
+        reply.spoken = splitter.emitted
+        return reply
+
+    def _answer_core(self, question: str, at_ms: int, on_token: Callable[[str], None],
+                     splitter: SentenceSplitter, say: Callable[[np.ndarray], None]) -> Reply:
+        from egocli.reasoning import asker
+
+        store = self.store()
+        embedder = self._embedder()
+        req = asker.AskRequest(question, at_ms=at_ms, votes=1, budget=self.options.answer_budget, hcc=False)
         try:
             asker.prepare(store, req, None, embedder)
             result = asker.ask(store, self.model("llm"), req, embedder, on_token=on_token)
@@ -269,12 +403,7 @@ class LiveHub:
             reply = Reply(str(ex))
         else:
             reply = Reply(result.text, [asdict(c) for c in result.citations])
-        splitter.finish()
-        if not splitter.emitted:
-            say(self.speak(reply.text))
-            splitter.emitted = 1
-        reply.spoken = splitter.emitted
-        return reply
+        return self._spoken(reply, splitter, say)
 
     def _embedder(self) -> Any:
         try:

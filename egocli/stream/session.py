@@ -28,6 +28,10 @@ log = logging.getLogger(__name__)
 Send = Callable[[dict[str, Any]], Awaitable[None] | None]
 BARGE_MS = 120
 """Loud microphone time during playback that counts as the user talking over the answer."""
+PARTIAL_MS = 1000
+"""Spoken time between partial transcripts of an utterance still going on."""
+PARTIAL_MAX_S = 10
+"""Partial transcripts look at most this many seconds back."""
 
 
 def wake_pattern(phrase: str) -> re.Pattern[str]:
@@ -56,6 +60,7 @@ class LiveSession:
         self._wake = wake_pattern(self.opt.wake_phrase)
         self._ptt = self._wake_armed = False
         self._loud_ms = 0
+        self._partial_busy, self._partial_next = False, PARTIAL_MS
         self._audio_origin: int | None = None
         self._started = now_ms()
         self._last_seen = time.monotonic()
@@ -140,6 +145,31 @@ class LiveSession:
         self._check_barge_in(pcm)
         for utt in self._vad.feed(pcm):
             self._queue_utterance(utt, self._ptt or self._wake_armed)
+        self._maybe_partial()
+
+    def _maybe_partial(self) -> None:
+        """Transcribe the utterance still being spoken, about once a second, when ASR is idle."""
+        opened = self._vad.open_ms
+        if opened < self._partial_next or self._partial_busy or not self._utterances.empty():
+            if opened == 0:
+                self._partial_next = PARTIAL_MS
+            return
+        samples = self._vad.partial()
+        if samples is None:
+            return
+        self._partial_busy, self._partial_next = True, opened + PARTIAL_MS
+        self._spawn(self._partial(samples[-PARTIAL_MAX_S * RATE:], self._ptt or self._wake_armed))
+
+    async def _partial(self, samples: np.ndarray, question: bool) -> None:
+        try:
+            segments = await self.hub.run("asr", self.hub.transcribe, samples)
+        except EgoError:
+            return
+        finally:
+            self._partial_busy = False
+        text = " ".join(s.text for s in segments).strip()
+        if text and self._vad.open_ms:  # not already final
+            await self.send({"type": "transcript", "final": False, "text": text, "question": question})
 
     def offer_frame(self, frame: Any) -> None:
         """A decoded camera frame (or JPEG bytes): only the newest is kept."""
@@ -214,8 +244,11 @@ class LiveSession:
     async def _transcribe_loop(self) -> None:
         while (item := await self._utterances.get()) is not None:
             utt, question = item
+            t0 = time.perf_counter()
             try:
                 segments = await self.hub.run("asr", self.hub.transcribe, utt.samples)
+                log.info("session %s: asr %.0f ms for %.1f s (question %s)", self.id,
+                         (time.perf_counter() - t0) * 1000, len(utt.samples) / RATE, question)
             except EgoError as ex:
                 await self.send(error("model", str(ex)))
                 continue
@@ -252,7 +285,7 @@ class LiveSession:
         seen = 0
         while True:
             await asyncio.sleep(1.0 / self.opt.fps)
-            if self._frame_seq == seen or self._frame is None:
+            if self._frame_seq == seen or self._frame is None or self.hub.answering:
                 continue
             seen, frame = self._frame_seq, self._frame
             self.counts["frames"] += 1
@@ -295,17 +328,25 @@ class LiveSession:
             return  # pointing, a tool request or a pending clarification took it
         generation = self.playback.generation
 
+        t0 = time.perf_counter()
+
         def say(samples: np.ndarray) -> None:
+            if self.playback.generation == generation and not self.playback.playing:
+                log.info("session %s: first audio %.0f ms after the question", self.id, (time.perf_counter() - t0) * 1000)
             self.playback.enqueue(samples, generation)
 
+        self.hub.answering += 1  # frames wait: two cores, and the answer is what the user waits for
         try:
             reply = await self.hub.run("answer", self.hub.answer, question, now_ms(), say,
                                        lambda: self.playback.generation != generation)
         except EgoError as ex:
             await self.send(error("model", str(ex), ref))
             return
+        finally:
+            self.hub.answering -= 1
         await self.send({"type": "answer", "id": ref, "question": question, "text": reply.text,
-                         "citations": reply.citations, "spoken": spoken, "interrupted": reply.interrupted})
+                         "citations": reply.citations, "spoken": spoken, "interrupted": reply.interrupted,
+                         "route": reply.route})
 
     async def _chess(self, ref: Any) -> None:
         if self._frame is None:

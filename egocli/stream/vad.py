@@ -83,6 +83,17 @@ class EnergyVad:
         """True when no utterance is open (a safe point to checkpoint)."""
         return self._start_ms is None and self._loud_run == 0
 
+    @property
+    def open_ms(self) -> int:
+        """How long the open utterance has lasted so far (0: none open)."""
+        return 0 if self._start_ms is None else self.pos_ms - self._start_ms
+
+    def partial(self) -> np.ndarray | None:
+        """The open utterance's audio so far, pre-roll included (None when none is open)."""
+        if self._start_ms is None or not self._speech:
+            return None
+        return np.concatenate(self._speech)
+
     def level_db(self, frame: np.ndarray) -> float:
         """RMS level of a frame in dBFS after gain."""
         rms = float(np.sqrt(np.mean((frame * self.cfg.gain) ** 2)) + 1e-9)

@@ -96,3 +96,13 @@ def test_sentences_are_spoken_as_they_end():
     assert said == ["You said ask not."]
     splitter.finish()
     assert said == ["You said ask not.", "Then more words"]
+
+
+def test_first_clause_is_spoken_early_and_numbers_are_not_cut():
+    said: list[str] = []
+    splitter = SentenceSplitter(said.append)
+    for token in ["The", " president", " asked", " people,", " in", " 1961", " and", " 3", ",", "000", " times,",
+                  " to", " ask.", " Done", " 2", ".", "5", " now."]:
+        splitter.feed(token)
+    splitter.finish()
+    assert said == ["The president asked people,", "in 1961 and 3,000 times, to ask.", "Done 2.5 now."]

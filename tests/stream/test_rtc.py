@@ -28,12 +28,13 @@ def test_speech_video_and_question_over_webrtc(live_server, jfk, video_frames):
         client.feed.say(jfk)
         await asyncio.wait_for(client.feed.drained.wait(), 30)
         final = await client.wait_for("transcript", timeout=30, final=True)
+        partials = [m["text"] for m in client.inbox if m.get("type") == "transcript" and m["final"] is False]
         await client.send({"type": "ask", "id": 7, "text": "What did the president say about the country?"})
         answer = await client.wait_for("answer", timeout=60, id=7)
         await asyncio.sleep(1.0)  # some answer audio arrives on the returned track
         heard = client.first_audio_after(answer["_at"] - 30)
         await client.close()
-        return welcome_body, {"final": final, "answer": answer}, heard
+        return welcome_body, {"final": final, "answer": answer, "partials": partials}, heard
 
     body, got, heard = asyncio.run(session())
     assert body["type"] == "answer" and body["session"]
@@ -42,6 +43,8 @@ def test_speech_video_and_question_over_webrtc(live_server, jfk, video_frames):
     server.stop()
     speech = " ".join(_words(e.content) for e in server.events("speech"))
     assert PHRASE in speech, speech
+    # partial transcripts came while he was still talking, with words of what was finally logged
+    assert any(set(_words(p).split()) & set(speech.split()) for p in got["partials"]), got["partials"]
     assert server.events("visual"), "no visual events from the video"
     (source,) = server.sources()
     assert source.kind == "live" and source.status == "done" and source.meta["transport"] == "webrtc"

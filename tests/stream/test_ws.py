@@ -64,7 +64,7 @@ def test_push_to_talk_question_is_answered_aloud_and_barge_in_stops_it(live_serv
         client.feed.say(_tone(1.2))
         await asyncio.wait_for(client.feed.drained.wait(), 10)
         await client.send({"type": "ptt", "on": False})
-        question = await client.wait_for("transcript", timeout=20, question=True)
+        question = await client.wait_for("transcript", timeout=20, question=True, final=True)
         answer = await client.wait_for("answer", timeout=30)
         await asyncio.sleep(1.0)                       # the answer is playing (fake TTS: long)
         assert client.first_audio_after(answer["_at"] - 5) is not None

@@ -1,0 +1,121 @@
+"""Quick answers from the pre-filled recent log: cache reuse, window trimming, routing, a real answer."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from egocli.config import load_settings
+from egocli.models import registry
+from egocli.store import NewEvent
+from egocli.stream.client import WsClient
+from egocli.stream.hub import LiveHub, ServeOptions
+from egocli.stream.live import LiveContext, format_line
+
+JFK_LINE = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
+
+
+def _events(now: int, n: int = 8) -> list[NewEvent]:
+    out = []
+    for i in range(n):
+        t = now - 60_000 + i * 5_000
+        text = JFK_LINE if i == n // 2 else f"a desk with a laptop and cup number {i}"
+        out.append(NewEvent(t, t + 3_000, "speech" if i == n // 2 else "visual", text, None, None, {}))
+    return out
+
+
+@pytest.fixture(scope="module")
+def smol():
+    """Two independent SmolLM2 contexts (separate KV caches) for cache-versus-cold comparisons."""
+    from egocli.models.llamacpp import LlamaCppModel
+
+    choice = registry.prepare("llm", load_settings(models={"llm": "smollm2"}))
+    return LlamaCppModel(choice.path, context_size=2048), LlamaCppModel(choice.path, context_size=2048)
+
+
+@pytest.mark.slow
+def test_prefilled_answer_equals_cold_answer_and_only_new_lines_are_evaluated(smol):
+    warm_model, cold_model = smol
+    now = int(time.time() * 1000)
+    events = _events(now)
+    live = LiveContext(warm_model)
+    live.add(events[:-1], list(range(1, len(events))))
+    assert live.warm(step=10_000) == 0
+    full = len(warm_model.prompt_tokens(live.prefix()))
+    assert warm_model.cached_tokens(live.prefix()) == full
+
+    live.add(events[-1:], [len(events)])  # one more event: the cached prefix stays valid
+    assert warm_model.cached_tokens(live.prefix()) == full
+    live.warm(step=10_000)
+    grown = len(warm_model.prompt_tokens(live.prefix()))
+    assert grown > full and warm_model.cached_tokens(live.prefix()) == grown
+
+    question = "What did the president ask people to do?"
+    warm_answer = "".join(live.answer(question, now))
+    cold = LiveContext(cold_model)
+    cold.add(events, list(range(1, len(events) + 1)))
+    cold_answer = "".join(cold.answer(question, now))  # nothing pre-filled: the whole prompt evaluated now
+    assert warm_answer == cold_answer and warm_answer.strip()
+
+
+def test_window_trims_oldest_lines_in_one_go_and_keeps_time_order():
+    model = registry.load("llm", load_settings(models={"llm": "fake"}))
+    live = LiveContext(model, budget=60, keep=0.5)
+    now = int(time.time() * 1000)
+    events = _events(now, 12)
+    live.add(events[6:], list(range(7, 13)))
+    live.add(events[:6], list(range(1, 7)))  # late arrivals sort in by time
+    lines = live.lines()
+    assert [ln.start_ms for ln in lines] == sorted(ln.start_ms for ln in lines)
+    assert sum(ln.tokens for ln in lines) <= 30
+    assert lines[-1].event_id == 12 and live.since_ms == lines[0].start_ms
+    assert live.add(events[-1:], [12]) == 0  # an event already in the window is not added twice
+
+
+def test_lines_leave_out_tool_events_and_cut_long_text():
+    now = int(time.time() * 1000)
+    assert format_line(NewEvent(now, now, "tool", "note_add(...)", None, None, {}), 1) is None
+    line = format_line(NewEvent(now, now, "text", "word " * 200, None, None, {}), 2)
+    assert line is not None and line.endswith(" ...\n") and len(line) < 280 and "] read: word" in line
+
+
+def test_questions_about_other_times_go_to_the_ask_core(tmp_path):
+    settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake"})
+    hub = LiveHub(settings, ServeOptions())
+    hub.live = LiveContext(registry.load("llm", settings))
+    now = int(time.time() * 1000)
+    assert hub._needs_search("What did I just hear?", now)  # empty window: search the log
+    hub.live.add(_events(now), list(range(1, 9)))
+    assert not hub._needs_search("What did the president ask people to do?", now)
+    assert not hub._needs_search("What did I hear in the last minute?", now)
+    assert hub._needs_search("What did the doctor say yesterday morning?", now)
+    assert hub._needs_search("When did I last take my pills?", now)
+    assert hub._needs_search("What happened <TIME 00:01:00.000 video 1>?", now)
+
+
+@pytest.mark.slow
+def test_spoken_log_answered_from_the_live_window_with_the_default_model(live_server, jfk):
+    server = live_server(models={"asr": "tiny.en", "llm": "qwen1.5b"})
+
+    async def session() -> dict:
+        client = WsClient()
+        await client.connect(server.url, video=False)
+        client.feed.say(jfk)
+        await client.wait_for("event", timeout=60, modality="speech")
+        await asyncio.wait_for(client.feed.drained.wait(), 30)
+        await asyncio.sleep(1.5)  # the last utterance closes
+        for ref in range(3):  # the live window opens once the answer model has loaded
+            await client.send({"type": "ask", "id": ref, "text": "What did the president ask people to do?"})
+            answer = await client.wait_for("answer", timeout=180, id=ref)
+            if answer["route"] == "live":
+                break
+            await asyncio.sleep(5)
+        await client.close()
+        return answer
+
+    answer = asyncio.run(session())
+    assert answer["route"] == "live" and "country" in answer["text"].lower(), answer
+    speech = {e.id for e in server.events("speech")}
+    assert answer["citations"] and {c["event_id"] for c in answer["citations"]} <= speech
