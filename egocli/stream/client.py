@@ -55,7 +55,9 @@ class Feed:
 class _Base:
     """Shared by both transports: control messages in, answer audio levels in."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: Any = None) -> None:
+        self.tls = tls
+        """ssl.SSLContext trusting the server's certificate for https:// URLs (None: system default)."""
         self.feed = Feed()
         self.inbox: list[dict[str, Any]] = []
         self._new = asyncio.Event()
@@ -124,7 +126,7 @@ class RtcClient(_Base):
         await self.pc.setLocalDescription(await self.pc.createOffer())
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         async with aiohttp.ClientSession() as http:
-            async with http.post(url.rstrip("/") + "/offer", headers=headers,
+            async with http.post(url.rstrip("/") + "/offer", headers=headers, ssl=self.tls or True,
                                  json={"sdp": self.pc.localDescription.sdp, "type": "offer"}) as resp:
                 body = await resp.json()
                 if resp.status != 200:
@@ -226,7 +228,7 @@ class WsClient(_Base):
         self.http = aiohttp.ClientSession()
         ws_url = url.replace("http", "ws", 1).rstrip("/") + "/ws" + (f"?token={token}" if token else "")
         try:
-            self.ws = await self.http.ws_connect(ws_url, max_msg_size=4 * 1024 * 1024)
+            self.ws = await self.http.ws_connect(ws_url, max_msg_size=4 * 1024 * 1024, ssl=self.tls or True)
         except aiohttp.WSServerHandshakeError as ex:
             await self.http.close()
             raise ConnectionError(f"{ex.status}: {ex.message}") from ex
