@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from egocli.pointing.resolve import Resolution, choose, intent_of, resolve
 
 if TYPE_CHECKING:
     from egocli.config import Settings
-    from egocli.store import Store
+    from egocli.store import NewEvent, Store
 
 
 def read_image(path: str) -> np.ndarray:
@@ -51,8 +52,11 @@ def crop(image: np.ndarray, resolution: Resolution) -> np.ndarray | None:
 
 
 def remember(store: Store, media_dir: Path, image: np.ndarray, resolution: Resolution,
-             at_ms: int | None = None, source: str | None = None) -> int:
-    """Store a `visual` event for the resolved thing with its crop in the media folder; returns its id."""
+             at_ms: int | None = None, source: str | None = None, source_id: int | None = None,
+             redact: Callable[[NewEvent], NewEvent] | None = None) -> int:
+    """Store a `visual` event for the resolved thing with its crop in the media folder; returns its id.
+
+    source_id attaches it to a source (a live session); redact masks personal data in it first."""
     import cv2
 
     from egocli.privacy.crypto import media_key, write_media
@@ -73,4 +77,6 @@ def remember(store: Store, media_dir: Path, image: np.ndarray, resolution: Resol
     if source:
         meta["source"] = source
     event = NewEvent(at, at, "visual", content, str(target.relative_to(media_dir)), None, meta)
-    return store.add_events([event])[0]
+    if redact is not None:
+        event = redact(event)
+    return store.add_events([event], source_id=source_id)[0]

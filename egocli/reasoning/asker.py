@@ -43,6 +43,8 @@ class AskRequest:
     """Prepend query-aware summaries."""
     tcot: bool = True
     """Pick windows around anchors and hits (off: an even sample of the scope)."""
+    baseline: str | None = None
+    """'recent': no retrieval, T-CoT or HCC, just the newest events before the question up to the budget."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) ->
         raise InputError("the event log is empty: import or ingest something first")
     scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
                         bind_videos(store, req.videos), req.since_ms, req.until_ms)
+    if req.baseline is not None:
+        return _baseline(store, req, scope)
     text = retrieval.query_text(req.question, req.choices)
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
@@ -150,6 +154,17 @@ def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) ->
     story = tcot.build(store, scope, hits, [req.question, *req.choices], req.budget - used, req.tcot)
     is_relevant = bool(scope.tags) or bool(retrieval.relevant(hits)) or (bool(scope.videos) and bool(story.events))
     return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant)
+
+
+BASELINES = ("recent",)
+"""Context-building baselines `--baseline` accepts."""
+
+
+def _baseline(store: Store, req: AskRequest, scope: Scope) -> Context:
+    if req.baseline not in BASELINES:
+        raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
+    story = tcot.recent(store, scope, req.budget)
+    return Context(scope, prompts.rewrite_question(req.question, scope), story, [], [], bool(story.events))
 
 
 def _overlaps(ev: Event, spans: list[tuple[int, int, int]]) -> bool:

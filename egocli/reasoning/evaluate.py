@@ -118,6 +118,24 @@ def run(store: Store, llm: TextModel, files: Sequence[Path], template: asker.Ask
             yield run_one(store, llm, item, template, embedder)
 
 
+def interleave(files: Sequence[Path]) -> list[EvalQuestion]:
+    """Questions of all files taken round-robin (file 1's first, file 2's first, ...), so that any
+    prefix of the list is balanced across files."""
+    queues = [load_questions(path) for path in files]
+    out: list[EvalQuestion] = []
+    for i in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
+
+
+def as_row(result: EvalResult) -> dict:
+    """One result as a JSON-ready row."""
+    return {"id": result.item.qid, "file": result.item.file, "predicted": result.predicted,
+            "correct_idx": result.item.correct, "correct": result.correct, "recall": result.recall,
+            "latency_s": round(result.latency_s, 3), "tokens": result.tokens,
+            "confidence": result.confidence, "error": result.error}
+
+
 @dataclass
 class Report:
     """Accuracy and the rest, overall and per file."""

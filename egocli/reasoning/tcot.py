@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from egocli.reasoning.retrieval import Hit, relevant, units
 from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
-from egocli.store import Event, Store
+from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
 from egocli.timeutil import format_clock, local
 
@@ -205,6 +205,34 @@ def build(store: Store, scope: Scope, hits: Sequence[Hit], texts: Sequence[str],
     if budget - used > 60 and (not tcot or not any(w.reason == "tag" for w in kept) and (not kept or scope.videos)):
         kept += overview(store, scope, budget - used, shown, renderer.line)
     return render(kept, renderer)
+
+
+def recent(store: Store, scope: Scope, budget: int) -> Storyline:
+    """The stuffing baseline: the newest events before the question's time in each scope unit
+    (bound videos, day windows), taken newest first round-robin until the token budget is spent."""
+    renderer = Renderer(scope.videos, scope.at_ms)
+    queues = []
+    for lo, hi, src in units(scope):
+        hi = scope.at_ms if hi is None else min(hi, scope.at_ms)
+        flt = EventFilter(since_ms=lo, until_ms=hi, source_id=src, limit=budget // 6 + 1)
+        queues.append(list(store.events(flt, newest_first=True)))
+    kept: dict[int, Event] = {}
+    texts: set[str] = set()
+    used, active = 12 * len(queues), [q for q in queues if q]
+    while active:
+        for queue in list(active):
+            ev = queue.pop(0)
+            cost = approx_tokens(renderer.line(ev, repeated=ev.content in texts))
+            if used + cost > budget:
+                queue.clear()
+            elif ev.id not in kept:
+                kept[ev.id] = ev
+                texts.add(ev.content)
+                used += cost
+            if not queue:
+                active.remove(queue)
+    window = Window(0, 0, None, "recent", 0, sorted(kept.values(), key=lambda e: (e.start_ms, e.id)))
+    return render([window] if kept else [], renderer)
 
 
 def render(windows: list[Window], renderer: Renderer) -> Storyline:

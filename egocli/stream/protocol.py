@@ -31,10 +31,10 @@ MAX_OFFER_BYTES = 64 * 1024
 MAX_QUESTION_CHARS = 1000
 """Longest typed question."""
 
-CLIENT_TYPES = frozenset({"hello", "ask", "ptt", "chess", "stop", "ping", "pong", "bye"})
+CLIENT_TYPES = frozenset({"hello", "ask", "ptt", "chess", "stop", "ping", "pong", "bye", "confirm", "reply"})
 """Message types a client may send."""
 SERVER_TYPES = frozenset({"welcome", "transcript", "event", "answer", "chess_result", "stop", "ping",
-                          "pong", "bye", "error"})
+                          "pong", "bye", "error", "confirm", "clarify", "reminder"})
 """Message types the server sends."""
 
 AUDIO_RATES = (8000, 16000, 24000, 32000, 44100, 48000)
@@ -70,7 +70,20 @@ def parse_control(raw: str | bytes) -> dict[str, Any]:
             raise ProtocolError("too_large", f"question longer than {MAX_QUESTION_CHARS} characters")
     if msg["type"] == "ptt" and not isinstance(msg.get("on"), bool):
         raise ProtocolError("bad_message", "ptt needs a boolean 'on'")
+    if msg["type"] in ("confirm", "reply") and not isinstance(msg.get("id"), str):
+        raise ProtocolError("bad_message", f"{msg['type']} needs the string 'id' of the question it answers")
+    if msg["type"] == "confirm" and not isinstance(msg.get("yes"), bool):
+        raise ProtocolError("bad_message", "confirm needs a boolean 'yes'")
+    if msg["type"] == "reply":
+        _check_text(msg.get("text"), "reply")
     return msg
+
+
+def _check_text(text: Any, kind: str) -> None:
+    if not isinstance(text, str) or not text.strip():
+        raise ProtocolError("bad_message", f"{kind} needs a non-empty 'text'")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise ProtocolError("too_large", f"{kind} text longer than {MAX_QUESTION_CHARS} characters")
 
 
 def encode(msg: dict[str, Any]) -> str:

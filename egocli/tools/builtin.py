@@ -178,13 +178,19 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
         fen: the position as FEN, if the user gave one
         frame: an image path, or "latest" for the last camera frame
     """
-    from egocli.chess.analyse import ChessOptions, analyse
+    from egocli.chess.analyse import ChessOptions, analyse, analyse_image
 
     if not fen.strip() and not frame.strip():
         raise ToolError("give a FEN or a frame")
-    source = _frame_path(ctx, frame) if frame.strip() else None
-    result = analyse(source, fen.strip() or None, ChessOptions(multipv=3, seconds=0.3),
-                     coach_model=None)
+    options = ChessOptions(multipv=3, seconds=0.3)
+    if not fen.strip() and frame.strip().lower() == "latest" and ctx.camera is not None:
+        image = ctx.camera()  # a live session: the frame the camera sees now
+        if image is None:
+            raise ToolError("no camera frame yet")
+        result = analyse_image(image, options)
+    else:
+        source = _frame_path(ctx, frame) if frame.strip() else None
+        result = analyse(source, fen.strip() or None, options, coach_model=None)
     data = result.to_json()
     if getattr(result, "status", ""):
         return ToolResult(data, f"The game is over: {result.status}.")

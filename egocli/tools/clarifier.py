@@ -65,3 +65,24 @@ def postcheck(request: str, tool: str, args: dict[str, Any]) -> str | None:
     if tool == "memory_ask" and _empty(args.get("question")):
         return "What would you like to know?"
     return None
+
+
+
+_YES = re.compile(r"^(yes|yeah|yep|yup|sure|ok|okay|confirm|confirmed|correct|right|affirmative|absolutely|"
+                  r"of course)?( ?(do it|go ahead|do that|that's right))?$")
+_NO = re.compile(r"^(no|nope|nah|cancel|stop|never mind|nevermind|negative|not now|no way)?"
+                 r"( ?(don't|do not)( do it| do that)?)?$")
+_POLITE = re.compile(r"\b(please|thanks|thank you)\b")
+
+
+def yes_no(reply: str) -> bool | None:
+    """True for a plain yes, False for a plain no, None for anything else (not an answer to a yes/no question)."""
+    text = " ".join(_words(reply))
+    text = " ".join(_POLITE.sub(" ", text).split())
+    if not text:
+        return None
+    if _YES.match(text):
+        return True
+    if _NO.match(text):
+        return False
+    return None

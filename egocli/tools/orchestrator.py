@@ -140,7 +140,10 @@ class Orchestrator:
 
     def run(self, request: str) -> Outcome:
         """Handle one request end to end; every call lands in the log as a `tool` event."""
-        checked = self.check(request)
+        return self.carry_out(request, self.check(request))
+
+    def carry_out(self, request: str, checked: Checked) -> Outcome:
+        """Confirm and run a checked plan (a live session asks the user between check and this)."""
         if checked.question:
             return Outcome("clarify", checked.question, checked.rejected, checked.question)
         if not checked.calls and not checked.rejected:

@@ -20,9 +20,10 @@ from egocli.tools.registry import Tool
 MAX_CALLS = 3
 
 RULES = """Rules:
-- Reply with JSON only: {"calls":[{"tool":NAME,"args":{...}}]} (1-3 calls, in order), or {"clarify":QUESTION} with one short question when the request is ambiguous: "it"/"this"/"that" with nothing it refers to, or a reminder without a time.
-- Anything about what the user saw, did, said, put down, left, or where they were -> memory_ask with the question as asked. note_list is only for notes the user saved.
-- Times are 24h: "3 pm" -> "15:00", "tomorrow at 9" -> "tomorrow 09:00".
+- Reply with JSON only: {"calls":[{"tool":NAME,"args":{...}}]} (1-3 calls, in order), or {"clarify":QUESTION} with one short question only when the request names nothing to act on ("it"/"this"/"that" with nothing it refers to) or a reminder has no time. A request that gives a FEN, a file name, a time or the words to save is never ambiguous.
+- Anything about what the user saw, read, did, said, put down, left, or where they were -> memory_ask with the question as asked. memory_search only when the user asks to search or find. note_list is only for notes the user saved.
+- Times are 24h: "3 pm" -> "15:00", "tomorrow at 9" -> "tomorrow 09:00". Relative times stay relative: "in 45 minutes" -> "in 45 minutes".
+- chess_analyse: fen only when the user wrote one (copy it exactly); the board the user is looking at -> frame "latest"; an image file -> frame with its name.
 - Copy the user's words into text arguments. Never invent ids. Delete only when the user asks to."""
 
 EXAMPLES = (
@@ -30,6 +31,8 @@ EXAMPLES = (
      {"calls": [{"tool": "note_add", "args": {"text": "the wifi password is tulip42"}}]}),
     ("remind me to call mum at 6 pm",
      {"calls": [{"tool": "reminder_add", "args": {"text": "call mum", "due": "18:00", "place": ""}}]}),
+    ("remind me to check the laundry in 2 hours",
+     {"calls": [{"tool": "reminder_add", "args": {"text": "check the laundry", "due": "in 2 hours", "place": ""}}]}),
     ("did I take my vitamins this morning?",
      {"calls": [{"tool": "memory_ask", "args": {"question": "did I take my vitamins this morning?"}}]}),
     ("find where I wrote about the boiler", {"calls": [{"tool": "memory_search", "args": {"query": "boiler", "limit": 5}}]}),

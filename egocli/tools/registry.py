@@ -53,6 +53,8 @@ class ToolContext:
     """A fixed clock (tests, the task bench); None for the real time."""
     llm_loader: Callable[[], TextModel] | None = None
     """Loads the text model on first use (memory_ask)."""
+    camera: Callable[[], Any] | None = None
+    """The newest camera frame as a BGR array, or None (live sessions: what frame "latest" means)."""
 
     def now(self) -> int:
         """The current time (or the fixed one) as UTC epoch milliseconds."""

@@ -5,7 +5,8 @@
   const token = params.get("token") || "";
   const raw = params.get("raw") === "1"; // no echo cancellation etc.: the server hears the exact signal
   const $ = (id) => document.getElementById(id);
-  const state = { pc: null, dc: null, answers: [], transcripts: [], events: [], errors: [], status: "idle", nextId: 1 };
+  const state = { pc: null, dc: null, answers: [], transcripts: [], events: [], errors: [], status: "idle", nextId: 1,
+                  questions: [], reminders: [] };
   window.egocli = state;
 
   function authed(path) {
@@ -23,6 +24,28 @@
     if (state.dc && state.dc.readyState === "open") state.dc.send(JSON.stringify(msg));
   }
 
+  // A confirmation (Yes/No) or a clarification (one button per option; or type the answer).
+  function question(msg) {
+    state.questions.push(msg);
+    const li = add("answers", msg.type === "confirm" ? `Confirm: ${msg.question}` : `Question: ${msg.question}`, "ask");
+    li.dataset.ref = String(msg.ref);
+    const choices = msg.type === "confirm"
+      ? [["Yes", { type: "confirm", id: msg.id, yes: true }], ["No", { type: "confirm", id: msg.id, yes: false }]]
+      : (msg.options || []).map((o) => [o.text, { type: "reply", id: msg.id, text: o.text }]);
+    const row = document.createElement("div");
+    row.className = "choices";
+    for (const [label, reply] of choices) {
+      const b = document.createElement("button");
+      b.textContent = label;
+      b.className = msg.type === "confirm" ? `confirm-${reply.yes ? "yes" : "no"}` : "option";
+      b.onclick = () => { send(reply); settle(li); };
+      row.appendChild(b);
+    }
+    li.appendChild(row);
+    if (msg.type === "confirm" && msg.timeout_s) setTimeout(() => settle(li), msg.timeout_s * 1000);
+  }
+  function settle(li) { for (const b of li.querySelectorAll("button")) b.disabled = true; li.classList.add("settled"); }
+
   function onMessage(event) {
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
@@ -37,7 +60,15 @@
         state.events.push(msg);
         add("events", `${msg.time} [${msg.modality}] ${msg.content}`);
         break;
+      case "confirm": case "clarify": question(msg); break;
+      case "reminder":
+        state.reminders.push(msg);
+        add("answers", `Reminder: ${msg.text}${msg.place ? ` in ${msg.place}` : ""} (due ${msg.due})`, "reminder");
+        break;
       case "answer": {
+        for (const li of document.querySelectorAll("#answers li.ask")) {
+          if (li.dataset.ref === String(msg.id)) settle(li);
+        }
         state.answers.push(msg);
         const li = add("answers", `${msg.question} → ${msg.text}`);
         for (const c of msg.citations || []) {
