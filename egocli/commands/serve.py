@@ -17,6 +17,8 @@ def serve(ctx: typer.Context,
                                     help="Shared secret clients send (?token= or Authorization: Bearer)."),
           cert: Path = typer.Option(None, "--cert", help="TLS certificate (PEM): serve HTTPS, for LAN cameras."),
           key: Path = typer.Option(None, "--key", help="TLS private key (PEM)."),
+          self_signed: bool = typer.Option(False, "--self-signed",
+                                           help="HTTPS with a self-signed certificate kept in the egocli home."),
           ice_server: list[str] = typer.Option(None, "--ice-server",
                                                help="STUN/TURN URL (repeatable); none by default."),
           ice_loopback: bool = typer.Option(False, "--ice-loopback",
@@ -26,15 +28,25 @@ def serve(ctx: typer.Context,
           fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
           llm: str = typer.Option(None, "--llm", help="LLM override for answers (e.g. 'qwen0.5b')."),
+          live_budget: int = typer.Option(700, "--live-budget",
+                                          help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
     """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
+    from egocli.errors import UsageError
     from egocli.stream.hub import ServeOptions
     from egocli.stream.server import run
 
+    conf = settings(ctx, asr=asr, llm=llm)
+    if self_signed:
+        from egocli.stream import tls
+
+        if cert is not None or key is not None:
+            raise UsageError("--self-signed makes its own certificate: drop --cert/--key")
+        cert, key = tls.self_signed(conf.home / "tls", tls.names_for(host))
+        ui.status(f"certificate {cert} (SHA-256 {tls.fingerprint(cert.read_bytes())})")
     options = ServeOptions(host=host, port=port, token=token, cert=cert, key=key,
                            ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
-                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps)
-    conf = settings(ctx, asr=asr, llm=llm)
+                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget)
     run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
 
 

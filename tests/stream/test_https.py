@@ -3,42 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-import datetime
-import ipaddress
+import os
+import signal
 import ssl
-from pathlib import Path
+import subprocess
+import sys
+import time
 
 import aiohttp
 import pytest
 
+from egocli.stream import tls
 from egocli.stream.client import RtcClient, WsClient
 
 
-def self_signed(folder: Path) -> tuple[Path, Path]:
-    """A self-signed certificate for 127.0.0.1 and its key, as PEM files."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "egocli test")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
-            .sign(key, hashes.SHA256()))
-    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    return cert_path, key_path
-
-
 def test_page_offer_and_websocket_over_https(live_server, tmp_path):
-    cert, key = self_signed(tmp_path)
+    cert, key = tls.self_signed(tmp_path, ["127.0.0.1", "localhost"])
     server = live_server(cert=cert, key=key)
     assert server.url.startswith("https://127.0.0.1:")
     trust = ssl.create_default_context(cafile=str(cert))
@@ -69,6 +49,38 @@ def test_page_offer_and_websocket_over_https(live_server, tmp_path):
 
 
 def test_cert_without_key_is_a_usage_error(live_server, tmp_path):
-    cert, _ = self_signed(tmp_path)
+    cert, _ = tls.self_signed(tmp_path, ["127.0.0.1"])
     with pytest.raises(Exception, match="--cert and --key go together"):
         live_server(cert=cert)
+
+
+def test_self_signed_certificate_is_reused_while_it_fits(tmp_path):
+    cert, key = tls.self_signed(tmp_path, ["127.0.0.1", "localhost"])
+    first = cert.read_bytes()
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    assert tls.self_signed(tmp_path, ["localhost"])[0].read_bytes() == first  # covered: kept
+    assert tls.self_signed(tmp_path, ["127.0.0.1", "10.1.2.3"])[0].read_bytes() != first  # new name: remade
+    assert len(tls.fingerprint(cert.read_bytes()).split(":")) == 32
+
+
+def test_serve_self_signed_flag_serves_https(tmp_path):
+    env = {**os.environ, "EGOCLI_HOME": str(tmp_path), "EGOCLI_LLM": "fake", "EGOCLI_ASR": "fake",
+           "EGOCLI_TTS": "fake", "EGOCLI_LABELER": "fake", "EGOCLI_OCR": "fake", "EGOCLI_EMBEDDER": "fake"}
+    proc = subprocess.Popen([sys.executable, "-m", "egocli", "serve", "--self-signed", "--port", "0"],
+                            env=env, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    try:
+        lines, deadline = [], time.monotonic() + 60
+        while time.monotonic() < deadline and not any("serving https://" in ln for ln in lines):
+            lines.append(proc.stderr.readline())
+        url = next(ln for ln in lines if "serving https://" in ln).split("serving ", 1)[1].split()[0]
+        assert any("SHA-256" in ln for ln in lines), lines
+        trust = ssl.create_default_context(cafile=str(tmp_path / "tls" / "cert.pem"))
+
+        async def get() -> int:
+            async with aiohttp.ClientSession() as http, http.get(url, ssl=trust) as resp:
+                return resp.status
+
+        assert asyncio.run(get()) == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)
