@@ -341,6 +341,17 @@ class LiveHub:
             return True
         return any(start < since for start, _ in scope.windows)
 
+    def _drop_forgotten(self) -> None:
+        """Take events forgotten since they entered the window (`log forget`, retention) out of it,
+        so an answer never rests on something the user deleted."""
+        ids = [line.event_id for line in self.live.lines()]
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        present = {row[0] for row in self.store().conn.execute(f"SELECT id FROM events WHERE id IN ({marks})", ids)}
+        if self.live.keep_only(present):
+            log.info("live window: %d forgotten event(s) dropped", len(ids) - len(present))
+
     def _older(self, question: str, before_ms: int | None) -> list[Any]:
         """Up to two events older than the live window that match the question's words."""
         from egocli.reasoning.retrieval import relevant, retrieve
@@ -360,6 +371,7 @@ class LiveHub:
 
         live = self.live
         t0 = time.perf_counter()
+        self._drop_forgotten()
         older = self._older(question, live.since_ms)
         t1 = time.perf_counter()
         pieces: list[str] = []

@@ -125,6 +125,16 @@ class LiveContext:
             self._ids.discard(gone.event_id)
             self._tokens -= gone.tokens
 
+    def keep_only(self, present: set[int]) -> int:
+        """Drop lines whose events are gone from the log (forgotten, expired); returns how many."""
+        with self._lock:
+            gone = [line for line in self._lines if line.event_id not in present]
+            if gone:
+                self._lines = [line for line in self._lines if line.event_id in present]
+                self._ids -= {line.event_id for line in gone}
+                self._tokens -= sum(line.tokens for line in gone)
+            return len(gone)
+
     def lines(self) -> list[Line]:
         """The window's lines, oldest first."""
         with self._lock:

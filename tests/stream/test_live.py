@@ -119,3 +119,23 @@ def test_spoken_log_answered_from_the_live_window_with_the_default_model(live_se
     assert answer["route"] == "live" and "country" in answer["text"].lower(), answer
     speech = {e.id for e in server.events("speech")}
     assert answer["citations"] and {c["event_id"] for c in answer["citations"]} <= speech
+
+
+def test_forgotten_events_leave_the_live_window_before_the_next_answer(tmp_path):
+    from egocli.store import EventFilter
+
+    settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake", "tts": "fake"})
+    hub = LiveHub(settings, ServeOptions())
+    hub._open_live()
+    source = hub.open_source("live-test", {})
+    now = int(time.time() * 1000)
+    events = _events(now)
+    hub.write(source, events)
+    assert len(hub.live.lines()) == len(events)
+    speech_at = events[len(events) // 2].start_ms
+    hub.store().forget(EventFilter(since_ms=speech_at, until_ms=speech_at + 1, modalities=("speech",)))
+    reply = hub.answer("What did the president ask?", now, lambda samples: None)
+    assert reply.route == "live"
+    assert len(hub.live.lines()) == len(events) - 1
+    assert all("country" not in line.text for line in hub.live.lines())
+    assert all("country" not in c["content"] for c in reply.citations)
