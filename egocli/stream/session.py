@@ -148,9 +148,11 @@ class LiveSession:
         self._maybe_partial()
 
     def _maybe_partial(self) -> None:
-        """Transcribe the utterance still being spoken, about once a second, when ASR is idle."""
+        """Transcribe the utterance still being spoken, about once a second, when ASR is idle.
+
+        Not while push-to-talk is held: the question's own transcription must not wait behind one."""
         opened = self._vad.open_ms
-        if opened < self._partial_next or self._partial_busy or not self._utterances.empty():
+        if opened < self._partial_next or self._partial_busy or self._ptt or not self._utterances.empty():
             if opened == 0:
                 self._partial_next = PARTIAL_MS
             return
