@@ -107,6 +107,8 @@ class Pending:
     """The frame the pointing question is about."""
     resolution: Resolution | None = None
     """The ambiguous resolution (pointing)."""
+    options: list[dict[str, str]] | None = None
+    """The choices named in the question (pointing): [{key, text}]."""
     since: float = field(default_factory=time.monotonic)
     """When it was asked (monotonic seconds)."""
 
@@ -172,6 +174,11 @@ class Assistant:
                 pending.future.set_result(False)
             for task in self._work.pop(session.id or "", set()):
                 task.cancel()
+
+    def awaiting(self, session: LiveSession) -> bool:
+        """True while a confirmation or clarification waits for this session's answer (so the session
+        may treat the next utterance as a question even without push-to-talk or the wake phrase)."""
+        return (session.id or "") in self._pending
 
     # ---- replies to pending questions ---------------------------------------
     async def _answer_pending(self, session: LiveSession, pending: Pending, text: str) -> bool:
@@ -287,12 +294,12 @@ class Assistant:
         finally:
             self._drop(session, pending)
 
-    async def _clarify(self, session: LiveSession, pending: Pending, options: list[dict[str, Any]] | None = None) -> None:
+    async def _clarify(self, session: LiveSession, pending: Pending) -> None:
         """Send a clarifying question (and speak it); the next reply or utterance answers it."""
         self._pending[session.id or ""] = pending
-        msg = {"type": "clarify", "id": pending.id, "ref": pending.ref, "question": pending.question}
-        if options:
-            msg["options"] = options
+        msg: dict[str, Any] = {"type": "clarify", "id": pending.id, "ref": pending.ref, "question": pending.question}
+        if pending.options:
+            msg["options"] = pending.options
         await session.send(msg)
         await self._say(session, pending.question)
 
@@ -311,10 +318,10 @@ class Assistant:
             await session.send(error("pointing", f"cannot resolve what you point at: {ex}", ref))
             return
         if resolution.question is not None:
-            pending = Pending("pointing", self._new_id("k"), resolution.question.question, ref, text, text, spoken,
-                              image=image, resolution=resolution)
             options = [{"key": o.key, "text": o.text} for o in resolution.question.options]
-            await self._clarify(session, pending, options)
+            pending = Pending("pointing", self._new_id("k"), resolution.question.question, ref, text, text, spoken,
+                              image=image, resolution=resolution, options=options)
+            await self._clarify(session, pending)
             return
         await self._point_answer(session, ref, text, spoken, image, resolution)
 
@@ -326,12 +333,12 @@ class Assistant:
             resolution = choose(pending.resolution, reply)
         except InputError as ex:
             if pending.rounds >= MAX_ROUNDS:
-                await self._reply(session, pending.ref, pending.request, f"Sorry, {ex}.", pending.spoken)
+                await self._reply(session, pending.ref, pending.request, f"Sorry, {ex}.", pending.spoken, "pointing")
                 return
             again = Pending("pointing", pending.id, pending.question, pending.ref, pending.request, pending.asked,
-                            pending.spoken, pending.rounds + 1, image=pending.image, resolution=pending.resolution)
-            options = [{"key": o.key, "text": o.text} for o in pending.resolution.question.options]  # type: ignore[union-attr]
-            await self._clarify(session, again, options)
+                            pending.spoken, pending.rounds + 1, image=pending.image, resolution=pending.resolution,
+                            options=pending.options)
+            await self._clarify(session, again)
             return
         await self._point_answer(session, pending.ref, pending.request, pending.spoken, pending.image, resolution)
 
@@ -355,7 +362,7 @@ class Assistant:
                 await session.send({"type": "event", "id": event.id, "modality": event.modality,
                                     "content": event.content, "time": format_local(event.start_ms),
                                     "start_ms": event.start_ms})
-        await self._reply(session, ref, text, " ".join(said), spoken, **extra)
+        await self._reply(session, ref, text, " ".join(said), spoken, "pointing", **extra)
 
     def _resolve(self, frame: Any, text: str) -> tuple[Any, Resolution]:
         """(BGR image, resolution) for a frame (vision thread: the labeler and OCR live there)."""
@@ -404,10 +411,10 @@ class Assistant:
 
     # ---- output ---------------------------------------------------------------
     async def _reply(self, session: LiveSession, ref: Any, question: str, text: str, spoken: bool,
-                     **extra: Any) -> None:
-        """An answer message (the same shape as the ask core's) and its speech."""
+                     route: str = "tools", **extra: Any) -> None:
+        """An answer message (the same shape as the ask core's; route 'tools' or 'pointing') and its speech."""
         await session.send({"type": "answer", "id": ref, "question": question, "text": text, "citations": [],
-                            "spoken": spoken, "interrupted": False, **extra})
+                            "spoken": spoken, "interrupted": False, "route": route, **extra})
         await self._say(session, text)
 
     async def _say(self, session: LiveSession, text: str) -> None:

@@ -214,6 +214,8 @@ class LiveSession:
                              "protocol": PROTOCOL_VERSION, "wake_phrase": self.opt.wake_phrase})
         elif kind == "ping":
             await self.send({"type": "pong", "t": msg.get("t")})
+        elif kind == "pong":
+            pass  # the client answering our heartbeat: _last_seen is already updated
         elif kind == "ask":
             self._spawn(self._answer(msg["text"].strip(), msg.get("id"), spoken=False))
         elif kind == "ptt":
@@ -260,7 +262,7 @@ class LiveSession:
 
     async def _heard(self, utt: Utterance, text: str, segments: list[Any], question: bool) -> None:
         match = self._wake.match(text)
-        if match or question or self._wake_armed:
+        if match or question or self._wake_armed or self.hub.assist.awaiting(self):  # awaiting: a yes/no, a choice
             asked = text[match.end():].strip() if match else text
             self._wake_armed = bool(match) and not asked
             if asked:

@@ -42,6 +42,23 @@ def precheck(request: str) -> str | None:
     return f"What do you mean by '{deictic[0]}'? Describe it or point the camera at it."
 
 
+_FEN = re.compile(r"[pnbrqkPNBRQK1-8]+(?:/[pnbrqkPNBRQK1-8]+){7}"
+                  r"(?:\s+[wb](?:\s+(?:-|[KQkq]{1,4}))?(?:\s+(?:-|[a-h][36]))?(?:\s+\d+){0,2})?")
+
+
+def normalise(request: str, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Arguments completed from the user's own words: a FEN the model copied only in part becomes
+    the user's whole FEN (side to move, castling...). Nothing is invented, nothing else changes."""
+    fen = args.get("fen") if tool == "chess_analyse" else None
+    if not isinstance(fen, str) or not fen.strip():
+        return args
+    for match in _FEN.finditer(request):
+        full = match.group(0).strip()
+        if full != fen.strip() and full.startswith(fen.strip()):
+            return {**args, "fen": full}
+    return args
+
+
 def _empty(value: Any) -> bool:
     return isinstance(value, str) and not value.strip()
 

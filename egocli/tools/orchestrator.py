@@ -126,7 +126,7 @@ class Orchestrator:
         for call in plan.calls:
             try:
                 tool = self.registry.resolve(call.tool, self.ctx.context, self.writes)
-                args = validate(tool, call.args)
+                args = clarifier.normalise(request, tool.name, validate(tool, call.args))
             except ToolArgumentError as ex:
                 step = Step(str(call.tool), call.args, "rejected", error=str(ex))
                 self._record(step, request)

@@ -71,3 +71,13 @@ def test_chess_needs_a_position(ctx):
         _call(ctx, "chess_analyse", fen="", frame="")
     with pytest.raises(ToolError, match="no camera frame"):
         _call(ctx, "chess_analyse", fen="", frame="latest")
+
+
+def test_chess_latest_in_a_live_session_means_the_camera_not_the_log(store):
+    from egocli.tools.registry import ToolContext
+
+    seen: list[str] = []
+    live = ToolContext(store, None, "serve", fixed_now_ms=NOW, camera=lambda: seen.append("asked") or None)
+    with pytest.raises(ToolError, match="no camera frame yet"):
+        _call(live, "chess_analyse", fen="", frame="latest")
+    assert seen == ["asked"]

@@ -131,3 +131,19 @@ def test_invented_chess_position_is_not_analysed(ctx):
     model = ScriptedModel(calls(("chess_analyse", {"fen": start, "frame": ""})))
     out = Orchestrator(model, ctx).run("what should I play here? look at the board")
     assert out.status == "clarify" and "FEN" in out.question
+
+
+def test_a_fen_copied_in_part_is_completed_from_the_users_words(ctx):
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+    request = f"which move should black play? {fen} b KQkq - 0 1"
+    model = ScriptedModel(calls(("chess_analyse", {"fen": fen, "frame": ""})))
+    checked = Orchestrator(model, ctx).check(request)
+    [(tool, args)] = checked.calls
+    assert tool.name == "chess_analyse" and args["fen"] == f"{fen} b KQkq - 0 1"  # black to move, as the user said
+    assert checked.question is None and not checked.rejected
+
+
+def test_a_fen_the_user_never_gave_is_a_question_not_a_guess(ctx):
+    model = ScriptedModel(calls(("chess_analyse", {"fen": "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", "frame": ""})))
+    checked = Orchestrator(model, ctx).check("what should I play here?")
+    assert checked.calls == [] and checked.question and "FEN" in checked.question

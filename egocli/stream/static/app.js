@@ -5,7 +5,7 @@
   const token = params.get("token") || "";
   const raw = params.get("raw") === "1"; // no echo cancellation etc.: the server hears the exact signal
   const $ = (id) => document.getElementById(id);
-  const state = { pc: null, dc: null, answers: [], transcripts: [], events: [], errors: [], status: "idle", nextId: 1,
+  const state = { pc: null, dc: null, answers: [], transcripts: [], partials: [], events: [], errors: [], status: "idle", nextId: 1,
                   questions: [], reminders: [] };
   window.egocli = state;
 
@@ -53,6 +53,12 @@
       case "welcome": setStatus(`streaming (session ${msg.session}; say "${msg.wake_phrase}…" to ask)`); break;
       case "ping": send({ type: "pong", t: msg.t }); break;
       case "transcript":
+        if (msg.final === false) {  // still being spoken: one line, replaced as the words come in
+          state.partials.push(msg);
+          $("partial").textContent = `… ${msg.text}`;
+          break;
+        }
+        $("partial").textContent = "";
         state.transcripts.push(msg);
         add("transcript", msg.text, msg.question ? "question" : "");
         break;
