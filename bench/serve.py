@@ -29,6 +29,10 @@ from egocli.stream.server import serve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TRANSPORTS = {"webrtc": RtcClient, "websocket": WsClient}
+QUESTIONS = ["What did the president ask people to do?", "What did I just hear about the country?",
+             "Who was the speech addressed to?", "What should people ask themselves?",
+             "What did he say not to ask?"]
+"""Short questions answered from recent speech, asked in turn (so no answer reuses a cached prompt)."""
 
 
 def pct(values: list[float], q: float) -> float:
@@ -102,7 +106,7 @@ async def seed(url: str, wait_live: bool) -> None:
     await client.close()
 
 
-async def answer_latency(kind: str, url: str, question: np.ndarray, n: int) -> list[float]:
+async def answer_latency(kind: str, url: str, questions: list[np.ndarray], n: int) -> list[float]:
     client = TRANSPORTS[kind]()
     await client.connect(url, video=False)
     client.feed.say(np.zeros(16000, np.float32))
@@ -110,7 +114,7 @@ async def answer_latency(kind: str, url: str, question: np.ndarray, n: int) -> l
     out = []
     for i in range(n):
         await client.send({"type": "ptt", "on": True})
-        client.feed.say(question)
+        client.feed.say(questions[i % len(questions)])
         await asyncio.wait_for(client.feed.drained.wait(), 30)
         end = client.feed.drained_at
         await client.send({"type": "ptt", "on": False})
@@ -178,8 +182,8 @@ async def _run(server: Server, args: argparse.Namespace) -> None:
 
     print(f"models: {server.settings.models or 'defaults'}")
     await seed(server.url, wait_live=True)
-    speech, rate = registry.load("tts", server.settings).speak("What did the president ask people to do?")
-    question = resample(np.asarray(speech, np.float32), int(rate), 16000)
+    tts = registry.load("tts", server.settings)
+    question = [resample(np.asarray(a, np.float32), int(r), 16000) for a, r in (tts.speak(q) for q in QUESTIONS)]
     live: dict[str, list[float]] = {}
     for kind in TRANSPORTS:
         rt = await round_trips(kind, server.url)

@@ -110,3 +110,15 @@ class Playback:
             self._chunks, self._queued = [], 0
             self.generation += 1
             return was
+
+
+def trim_silence(samples: np.ndarray, rate: int = RATE, floor_db: float = -40.0, lead_ms: int = 30,
+                 tail_ms: int = 120) -> np.ndarray:
+    """Cut the silence a synthesiser puts before and after speech, keeping a short lead and tail:
+    the first word is heard sooner and sentences spoken one by one do not leave long gaps."""
+    loud = np.flatnonzero(np.abs(samples) > 10 ** (floor_db / 20))
+    if loud.size == 0:
+        return samples
+    start = max(0, int(loud[0]) - rate * lead_ms // 1000)
+    end = min(samples.size, int(loud[-1]) + 1 + rate * tail_ms // 1000)
+    return samples[start:end]

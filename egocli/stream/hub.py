@@ -20,7 +20,7 @@ import numpy as np
 from egocli.config import Settings
 from egocli.errors import EgoError, ModelError
 from egocli.store import NewEvent, Store
-from egocli.stream.audio import RATE, resample
+from egocli.stream.audio import RATE, resample, trim_silence
 from egocli.timeutil import now_ms
 
 log = logging.getLogger(__name__)
@@ -65,8 +65,15 @@ class ServeOptions:
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
 
 
+WARM_DELAY_S = 1.0
+"""Wait after a new event before pre-filling it, so a burst of events is evaluated in one batch."""
 _SENTENCE_END = re.compile(r"[.!?;:]\s")
 _CLAUSE_END = re.compile(r"[.!?;:,]\s")
+PHRASE_OPENERS = frozenset({"to", "that", "what", "which", "who", "when", "where", "because", "and", "but",
+                            "so", "with", "while", "after", "before", "since", "about"})
+"""Words a first spoken piece may end before (a natural pause in speech)."""
+PHRASE_MIN_WORDS = 4
+"""Words the first piece needs before such a break."""
 
 
 class SentenceSplitter:
@@ -76,7 +83,10 @@ class SentenceSplitter:
         self.emit, self.min_chars, self.buffer, self.emitted = emit, min_chars, "", 0
 
     def feed(self, token: str) -> None:
-        """Add a token; emits any finished sentence (the first may end at a clause: speech starts sooner)."""
+        """Add a token; emits any finished sentence. The first piece may end sooner, at a clause or
+        before a word that opens a phrase ("...asked people | to ask..."), so speech starts early."""
+        if not self.emitted and token[:1].isspace() and self._phrase_break():
+            return self.feed(token)
         self.buffer += token
         ends = _CLAUSE_END if not self.emitted else _SENTENCE_END
         for match in ends.finditer(self.buffer):
@@ -84,6 +94,17 @@ class SentenceSplitter:
                 sentence, self.buffer = self.buffer[:match.end()].strip(), self.buffer[match.end():]
                 self._out(sentence)
                 break
+        return None
+
+    def _phrase_break(self) -> bool:
+        """Emit the words before the buffer's last (complete) word when that word opens a phrase."""
+        words = self.buffer.split()
+        if len(words) <= PHRASE_MIN_WORDS or words[-1].lower() not in PHRASE_OPENERS:
+            return False
+        cut = self.buffer.rstrip().rfind(words[-1])
+        head, self.buffer = self.buffer[:cut].strip(), self.buffer[cut:]
+        self._out(head)
+        return True
 
     def finish(self) -> None:
         """Emit whatever is left."""
@@ -190,6 +211,11 @@ class LiveHub:
                     await self.run(pool, self.model, role)
                 except EgoError as ex:
                     log.warning("%s model not loaded: %s", role, ex)
+        try:  # the first synthesis and recognition pay one-off set-up costs: not during the first answer
+            await self.run("answer", self.speak, "Ready.")
+            await self.run("asr", self.transcribe, np.zeros(RATE // 2, np.float32))
+        except EgoError as ex:
+            log.warning("warm-up skipped: %s", ex)
         if self.options.live_budget <= 0:
             return
         try:
@@ -224,14 +250,24 @@ class LiveHub:
         while live.warm(step=256) > 0:
             pass
 
-    def _schedule_warm(self) -> None:
-        """Queue one pre-fill step on the answer thread unless one is queued already."""
+    def _schedule_warm(self, delay: float = WARM_DELAY_S) -> None:
+        """Queue one pre-fill step on the answer thread after `delay` unless one is queued already
+        (events arriving in a burst are then evaluated together, in one batch)."""
         if self.live is None or not self.live.prefilled or not self._warm_pending.acquire(blocking=False):
             return
-        try:
-            self._pools["answer"].submit(self._warm_step)
-        except RuntimeError:  # pool shut down
-            self._warm_pending.release()
+
+        def submit() -> None:
+            try:
+                self._pools["answer"].submit(self._warm_step)
+            except RuntimeError:  # pool shut down
+                self._warm_pending.release()
+
+        if delay <= 0:
+            submit()
+            return
+        timer = threading.Timer(delay, submit)
+        timer.daemon = True
+        timer.start()
 
     def _warm_step(self) -> None:
         self._warm_pending.release()
@@ -241,7 +277,7 @@ class LiveHub:
             log.warning("live context pre-fill failed: %s", ex)
             return
         if remaining > 0 and not self.closing:
-            self._schedule_warm()  # queued behind any question that arrived meanwhile
+            self._schedule_warm(delay=0)  # queued behind any question that arrived meanwhile
 
     # ---- sessions -------------------------------------------------------
     def admit(self, session: Any) -> str | None:
@@ -308,7 +344,7 @@ class LiveHub:
     def speak(self, text: str) -> np.ndarray:
         """Synthesised speech at 16 kHz (answer thread)."""
         samples, rate = self.model("tts").speak(text)
-        return resample(np.asarray(samples, np.float32), int(rate), RATE)
+        return trim_silence(resample(np.asarray(samples, np.float32), int(rate), RATE))
 
     def answer(self, question: str, at_ms: int, say: Callable[[np.ndarray], None],
                cancelled: Callable[[], bool] = lambda: False) -> Reply:

@@ -106,3 +106,19 @@ def test_first_clause_is_spoken_early_and_numbers_are_not_cut():
         splitter.feed(token)
     splitter.finish()
     assert said == ["The president asked people,", "in 1961 and 3,000 times, to ask.", "Done 2.5 now."]
+
+
+
+def test_first_piece_breaks_before_a_phrase_opener_after_a_few_words():
+    said: list[str] = []
+    splitter = SentenceSplitter(said.append)
+    for token in ["The", " president", " asked", " people", " to", " ask", " what", " they", " can", " do", "."]:
+        splitter.feed(token)
+    splitter.finish()
+    assert said == ["The president asked people", "to ask what they can do."]
+    said.clear()
+    short = SentenceSplitter(said.append)
+    for token in ["Go", " to", " bed", " and", " sleep", " well", "."]:  # too few words before "to"/"and"
+        short.feed(token)
+    short.finish()
+    assert said == ["Go to bed and sleep well."]
