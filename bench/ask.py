@@ -20,9 +20,8 @@ from pathlib import Path
 
 from egocli.config import load_settings
 from egocli.models import registry
-from egocli.reasoning import asker, evaluate, hcc, prompts, tcot
+from egocli.reasoning import asker, evaluate, hcc, prompts
 from egocli.store import Store, vectors
-from egocli.store import windows as store_windows
 from egocli.timeutil import parse_time_ms
 
 HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
@@ -105,7 +104,7 @@ def bench_assembly(store: Store, embedder, rounds: int = 3) -> None:
             ctx = asker.assemble(store, asker.AskRequest(question, choices, at_ms=AT), embedder)
             times.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
-            stuffing(store, AT, 1200)
+            asker.assemble(store, asker.AskRequest(question, choices, at_ms=AT, baseline="recent"))
             base.append(time.perf_counter() - t0)
     print(f"retrieval+assembly over {store.count()} events: p50 {pct(times, .5) * 1000:.0f} ms, "
           f"p95 {pct(times, .95) * 1000:.0f} ms (n={len(times)}); last context {ctx.storyline.tokens} tokens")
@@ -115,34 +114,30 @@ def bench_assembly(store: Store, embedder, rounds: int = 3) -> None:
     print(f"baseline recent-events stuffing: p50 {pct(base, .5) * 1000:.0f} ms, p95 {pct(base, .95) * 1000:.0f} ms")
 
 
-def stuffing(store: Store, until_ms: int, budget: int, source_id: int | None = None) -> tcot.Storyline:
-    """The baseline context: the most recent events before until_ms, up to the budget."""
-    events = store_windows.recent(store, until_ms, budget // 8) if source_id is None else \
-        [e for e in store_windows.recent(store, until_ms, budget) if e.source_id == source_id]
-    renderer = tcot.Renderer((), until_ms)
-    kept, used = [], 0
-    for ev in reversed(events):
-        used += tcot.approx_tokens(renderer.line(ev))
-        if used > budget:
-            break
-        kept.append(ev)
-    return tcot.render([tcot.Window(0, 0, None, "recent", 0, kept[::-1])], renderer)
-
-
 def bench_llm(store: Store, llm, embedder, count: int = 4) -> None:
-    """End-to-end latency with the default model, first streamed token, and 5 votes vs 1."""
-    e2e, first = [], []
+    """End-to-end latency with the default model and first streamed token, against the recent-events
+    baseline on the same questions in the same run; then 5 votes vs 1."""
+    runs: dict[str, list[tuple[float, float | None, int]]] = {"full": [], "recent": []}
     for question, choices in QUESTIONS[:count]:
-        t0 = time.perf_counter()
-        seen: list[float] = []
-        req = asker.AskRequest(question, choices, at_ms=AT, votes=5)
-        result = asker.ask(store, llm, req, embedder, on_token=lambda _t: seen.append(time.perf_counter() - t0))
-        e2e.append(time.perf_counter() - t0)
-        if seen:
-            first.append(seen[0])
-        print(f"  {question!r}: {e2e[-1]:.1f} s -> {result.letter or ''} {result.text[:90]!r}")
-    print(f"end-to-end (default model, 5 votes for choices): p50 {statistics.median(e2e):.1f} s, "
-          f"max {max(e2e):.1f} s; first streamed token p50 {statistics.median(first) if first else float('nan'):.1f} s")
+        for name in runs:
+            req = asker.AskRequest(question, choices, at_ms=AT, votes=5, baseline="recent" if name == "recent" else None)
+            t0 = time.perf_counter()
+            seen: list[float] = []
+            result = asker.ask(store, llm, req, embedder, on_token=lambda _t: seen.append(time.perf_counter() - t0))
+            took = time.perf_counter() - t0
+            runs[name].append((took, seen[0] if seen else None, result.prompt_tokens))
+            print(f"  {name:6s} {took:5.1f} s {result.prompt_tokens:5d} prompt tok  {question!r} -> "
+                  f"{result.letter or ''} {result.text[:80]!r}", flush=True)
+    for name, rows in runs.items():
+        e2e = [r[0] for r in rows]
+        first = [r[1] for r in rows if r[1] is not None]
+        print(f"end-to-end {name} (default model, 5 votes for choices): p50 {statistics.median(e2e):.1f} s, "
+              f"max {max(e2e):.1f} s, first streamed token p50 "
+              f"{statistics.median(first) if first else float('nan'):.1f} s, "
+              f"prompt tokens/question {statistics.mean(r[2] for r in rows):.0f} (n={len(rows)})")
+    full_p50 = statistics.median(r[0] for r in runs["full"])
+    base_p50 = statistics.median(r[0] for r in runs["recent"])
+    print(f"ratio full / recent-events baseline (p50 end-to-end): {full_p50 / base_p50:.2f}x")
     _votes_ratio(store, llm, embedder)
 
 
@@ -174,28 +169,13 @@ def bench_hdepic(llm, embedder, limit: int) -> None:
     list(import_paths(store, [HDEPIC], "hd-epic"))
     list(hcc.build(store, hcc.ExtractiveSummariser()))
     files = sorted((HDEPIC / "questions").glob("*.json"))
-    template = asker.AskRequest("?", votes=5)
-    full = list(evaluate.run(store, llm, files, template, embedder, limit))
-    base = [_baseline_one(store, llm, r.item) for r in full]
+    full = list(evaluate.run(store, llm, files, asker.AskRequest("?", votes=5), embedder, limit))
+    base = list(evaluate.run(store, llm, files, asker.AskRequest("?", votes=5, baseline="recent"), embedder, limit))
     for name, rs in (("full T-CoT+HCC", full), ("recent stuffing", base)):
         row = evaluate.report(rs).rows[-1]
         print(f"HD-EPIC {name}: accuracy {row['accuracy']:.3f}, context recall {row['context_recall']:.3f}, "
               f"mean latency {row['mean_latency_s']:.1f} s, {row['tokens_per_question']:.0f} tokens/q, n={row['questions']}")
-
-
-def _baseline_one(store: Store, llm, item: evaluate.EvalQuestion) -> evaluate.EvalResult:
-    req = asker.AskRequest(item.question, item.choices, videos=dict(item.videos), votes=5, hcc=False)
-    ctx = asker.assemble(store, req)
-    last = ctx.scope.videos[-1]
-    end = max((e.end_ms for e in store.events() if e.source_id == last.source_id), default=last.start_ms) + 1
-    story = stuffing(store, end, req.budget)
-    story = tcot.render(story.windows, tcot.Renderer(ctx.scope.videos, ctx.scope.at_ms))
-    ctx = replace(ctx, storyline=story, summaries=[], relevant=True)
-    ans = asker.answer(llm, ctx, req)
-    pred = "ABCDE".index(ans.letter) if ans.letter else None
-    bound = {v.number: v for v in ctx.scope.videos}
-    return evaluate.EvalResult(item, pred, pred == item.correct, evaluate._gold_recall(ctx, item, bound),
-                               ans.latency_s, ans.prompt_tokens + ans.output_tokens, ans.confidence)
+    print("(bench/hdepic.py runs the full ablation table, resumable)")
 
 
 def main() -> None:

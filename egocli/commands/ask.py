@@ -91,18 +91,23 @@ def ask(ctx: typer.Context,
         until: str = typer.Option(None, "--until", help="Only events before this time."),
         video: list[str] = typer.Option(None, "--video", help="Bind 'video N' in <TIME> tags: N=SOURCE."),
         votes: int = typer.Option(5, "--votes", help="Prompt variants to majority-vote."),
-        budget: int = typer.Option(1200, "--budget", help="Context tokens for summaries and events."),
+        budget: int = typer.Option(None, "--budget",
+                                   help="Context tokens for summaries and events (default 500, 1200 with --choice)."),
         no_hcc: bool = typer.Option(False, "--no-hcc", help="No summaries in the context."),
         no_tcot: bool = typer.Option(False, "--no-tcot", help="No T-CoT windows: an even sample of the scope."),
+        baseline: str = typer.Option(None, "--baseline",
+                                     help="'recent': no retrieval, T-CoT or HCC; the newest events before the question "
+                                          "(in the bound videos) fill the budget. For comparisons."),
         explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
         json_: bool = JSON) -> None:
     """Answer a question about the log, citing the events it rests on."""
-    if votes < 1 or budget < 100:
+    if votes < 1 or (budget is not None and budget < 100):
         raise UsageError("--votes must be at least 1 and --budget at least 100")
     from egocli.reasoning import asker
 
     req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
-                           parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot)
+                           parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
+                           baseline)
     store = open_store(ctx, create=False)
     ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
     llm, embedder, summariser = load_models(ctx)

@@ -20,6 +20,9 @@ def eval_(ctx: typer.Context,
           budget: int = typer.Option(1200, "--budget", help="Context tokens."),
           no_hcc: bool = typer.Option(False, "--no-hcc", help="Ablation: no summaries."),
           no_tcot: bool = typer.Option(False, "--no-tcot", help="Ablation: no T-CoT windows."),
+          baseline: str = typer.Option(None, "--baseline",
+                                       help="'recent': no retrieval, T-CoT or HCC; the newest events of the bound "
+                                            "videos fill the budget (the stuffing baseline)."),
           limit: int = typer.Option(None, "--limit", help="At most N questions per file (spread over the file)."),
           json_: bool = JSON) -> None:
     """Accuracy overall and per file, context recall, mean latency and tokens per question."""
@@ -27,13 +30,16 @@ def eval_(ctx: typer.Context,
 
     if votes < 1 or (limit is not None and limit < 1):
         raise UsageError("--votes and --limit must be at least 1")
+    if baseline is not None and baseline not in asker.BASELINES:
+        raise UsageError(f"--baseline: unknown {baseline!r} (known: {', '.join(asker.BASELINES)})")
     for path in files:
         if not path.is_file():
             raise NotFound(f"{path}: no such file")
         evaluate.load_questions(path)
     store = open_store(ctx, create=False)
     llm, embedder, _ = load_models(ctx, need_summariser=False)
-    template = asker.AskRequest("?", votes=votes, budget=budget, hcc=not no_hcc, tcot=not no_tcot)
+    template = asker.AskRequest("?", votes=votes, budget=budget, hcc=not no_hcc, tcot=not no_tcot,
+                                baseline=baseline)
     total = sum(min(len(evaluate.load_questions(p)), limit or 10**9) for p in files)
     results = list(ui.track(evaluate.run(store, llm, files, template, embedder, limit), "questions", total=total))
     rep = evaluate.report(results)

@@ -57,3 +57,19 @@ def majority(votes: Sequence[str | None]) -> Vote:
     best = max(counts.values())
     winner = next(v for v in valid if counts[v] == best)
     return Vote(winner, best / len(votes), dict(counts))
+
+
+_LINE = re.compile(r"^\W*line\s*:[*_\s]*(.*?)\s*$", re.I | re.M)
+ANSWER_MARK = re.compile(r"^\W*answer\s*:[*_\s]*", re.I | re.M)
+"""Where the answer starts in a 'Line: ... / Answer: ...' reply."""
+
+
+def split_open(reply: str) -> tuple[str | None, str]:
+    """(copied log line or None, answer) from a 'Line: ... / Answer: ...' reply; without the
+    format the whole reply is the answer."""
+    found = ANSWER_MARK.search(reply)
+    if found is None:
+        line = _LINE.search(reply)  # a copied line but no answer: the line is all there is
+        return (line.group(1), line.group(1)) if line else (None, reply.strip())
+    line = _LINE.search(reply[: found.start()])
+    return (line.group(1) if line else None), reply[found.end():].strip()

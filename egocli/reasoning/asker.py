@@ -10,13 +10,17 @@ from dataclasses import dataclass, field
 from egocli.errors import InputError, NotFound, UsageError
 from egocli.models.base import Embedder, TextModel
 from egocli.reasoning import hcc, prompts, retrieval, tcot
-from egocli.reasoning.answer import extract_letter, grammar, letters_for, majority
+from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_scope, parse_tags
 from egocli.store import Event, Store
 from egocli.store.summaries import Summary
 from egocli.timeutil import format_local, now_ms
 
 NOTHING = "Nothing relevant in the log."
+OPEN_BUDGET = 500
+"""Default context tokens for an open question: it rests on a line or two, and prefill time is the latency."""
+CHOICE_BUDGET = 1200
+"""Default context tokens with choices: evidence for (or against) up to five options."""
 
 
 @dataclass(frozen=True)
@@ -37,14 +41,21 @@ class AskRequest:
     """'video N' -> source name or id."""
     votes: int = 5
     """Prompt variants majority-voted (multiple choice)."""
-    budget: int = 1200
-    """Context tokens (summaries + storyline)."""
+    budget: int | None = None
+    """Context tokens (summaries + storyline); None: OPEN_BUDGET for open questions, CHOICE_BUDGET with choices."""
     hcc: bool = True
     """Prepend query-aware summaries."""
     tcot: bool = True
     """Pick windows around anchors and hits (off: an even sample of the scope)."""
     baseline: str | None = None
     """'recent': no retrieval, T-CoT or HCC, just the newest events before the question up to the budget."""
+
+    @property
+    def tokens(self) -> int:
+        """The context budget in effect."""
+        if self.budget is not None:
+            return self.budget
+        return CHOICE_BUDGET if self.choices else OPEN_BUDGET
 
 
 @dataclass(frozen=True)
@@ -149,9 +160,9 @@ def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) ->
     text = retrieval.query_text(req.question, req.choices)
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
-    summaries = hcc.select(store, scope, req.question, req.budget // 4, embedder, qvec) if req.hcc else []
+    summaries = hcc.select(store, scope, req.question, req.tokens // 4, embedder, qvec) if req.hcc else []
     used = sum(tcot.approx_tokens(s.text) + 8 for s in summaries)
-    story = tcot.build(store, scope, hits, [req.question, *req.choices], req.budget - used, req.tcot)
+    story = tcot.build(store, scope, hits, [req.question, *req.choices], req.tokens - used, req.tcot)
     is_relevant = bool(scope.tags) or bool(retrieval.relevant(hits)) or (bool(scope.videos) and bool(story.events))
     return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant)
 
@@ -163,7 +174,7 @@ BASELINES = ("recent",)
 def _baseline(store: Store, req: AskRequest, scope: Scope) -> Context:
     if req.baseline not in BASELINES:
         raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
-    story = tcot.recent(store, scope, req.budget)
+    story = tcot.recent(store, scope, req.tokens)
     return Context(scope, prompts.rewrite_question(req.question, scope), story, [], [], bool(story.events))
 
 
@@ -204,17 +215,78 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
     shared = prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms)
     if req.choices:
         return _vote(llm, ctx, req, shared, started)
-    msgs = prompts.messages(shared, prompts.OPEN_INSTRUCTION)
-    pieces = []
-    for piece in llm.generate(msgs, max_tokens=96, temperature=0.0, stop=["\n\n"]):
-        pieces.append(piece)
-        if on_token is not None:
-            on_token(piece)
-    text = "".join(pieces).strip() or NOTHING
-    cites = [] if "nothing relevant" in text.lower() else cite(ctx, text)
+    return _open(llm, ctx, req, shared, started, on_token)
+
+
+_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def grounded_event(events: list[Event], line: str) -> Event | None:
+    """The context event a copied log line refers to (its text contained, or most of its words), else None."""
+    text = re.sub(r"^[^\]]*\]\s*", "", line.strip()) if "]" in line else line.strip()
+    text = re.sub(r"^\w+:\s*", "", text).rstrip(". ").lower()
+    words = set(_WORDS.findall(text))
+    best, best_share = None, 0.6
+    for ev in events:
+        content = ev.content.lower()
+        if len(text) >= 8 and (text in content or content in text):
+            return ev
+        own = set(_WORDS.findall(content))
+        share = len(own & words) / len(own) if own else 0.0
+        if share >= best_share:
+            best, best_share = ev, share
+    return best
+
+
+def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: float,
+          on_token: Callable[[str], None] | None) -> Answer:
+    """A sentence for an open question: the model copies the line it rests on, then answers;
+    a line that is not in the context means it found nothing (only the answer part is streamed)."""
+    msgs = prompts.open_messages(shared)
+    buffered, streamed, source = "", [], None
+    pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
+    for piece in pieces:
+        if streamed:
+            streamed.append(piece)
+            if on_token is not None:
+                on_token(piece)
+            continue
+        buffered += piece
+        if not ANSWER_MARK.search(buffered):
+            continue
+        line, rest = split_open(buffered)
+        if line is None:  # an answer without a copied line: kept whole, shown at the end
+            continue
+        source = grounded_event(ctx.storyline.events, line)
+        if source is None:
+            break
+        streamed.append(rest)
+        if on_token is not None and rest:
+            on_token(rest)
+    if hasattr(pieces, "close"):
+        pieces.close()
+    reply = buffered + "".join(streamed[1:])
+    line, text = split_open(reply)
+    if line is not None and source is None:
+        source = grounded_event(ctx.storyline.events, line)
+    grounded = line is None or source is not None
+    if not grounded or not text or "nothing relevant" in text.lower():
+        text = NOTHING
+    elif source is not None and not ANSWER_MARK.search(reply):  # a copied line and no answer: the event speaks
+        text = f"{source.content} ({format_local(source.start_ms)})"
+    elif on_token is not None and not streamed:
+        on_token(text)
+    cites = [] if text == NOTHING else _with_source(source, cite(ctx, text))
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
-                  llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(text),
+                  llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(reply),
                   time.perf_counter() - started)
+
+
+def _with_source(source: Event | None, cites: list[Citation], limit: int = 5) -> list[Citation]:
+    if source is None:
+        return cites
+    own = Citation(source.id, format_local(source.start_ms), None, source.content)
+    return [own, *(c for c in cites if c.event_id != source.id)][:limit]
 
 
 def _vote(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: float) -> Answer:

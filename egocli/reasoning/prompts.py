@@ -21,8 +21,14 @@ MCQ_VARIANTS = (
     "Rule out the options that contradict the log. The remaining option's letter is:",
     "Answer as the person who lived this log would: which letter is right?",
 )
-OPEN_INSTRUCTION = ("Answer in one or two sentences using only the log, and say when it happened. "
-                    "If the log does not say, reply exactly: nothing relevant in the log.")
+OPEN_SYSTEM = ("You answer questions about the user's own life log, recorded by their smart glasses. Each log line "
+               "is something the user (\"I\") did, saw, heard or said, with its time. Use only the log given. "
+               "Times like 'v1 00:04:30' are offsets into video 1.")
+"""Open questions: saying that the lines are the user's own doings stops small models abstaining on them."""
+OPEN_INSTRUCTION = ("Copy the log line that answers the question, then answer it in one sentence that says when it "
+                    "happened, as:\nLine: <the log line>\nAnswer: <your answer>\n"
+                    "If no log line answers the question, reply exactly: nothing relevant in the log.")
+"""Quote first, then answer: the copied line grounds the answer and is checked against the context."""
 
 
 def normalise_choice(choice: str | Sequence[str]) -> str:
@@ -64,11 +70,17 @@ def prefix(context: str, question: str, choices: Sequence[str], at_ms: int) -> s
     return body
 
 
-def messages(shared: str, instruction: str) -> list[Message]:
+def messages(shared: str, instruction: str, system: str = SYSTEM) -> list[Message]:
     """Chat messages for one variant: the shared prefix first, the variant's instruction last."""
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": f"{shared}\n\n{instruction}"}]
+    return [{"role": "system", "content": system}, {"role": "user", "content": f"{shared}\n\n{instruction}"}]
 
 
 def variants(votes: int) -> list[str]:
     """The first `votes` MCQ instructions (cycled when more are asked for)."""
     return [MCQ_VARIANTS[i % len(MCQ_VARIANTS)] for i in range(max(votes, 1))]
+
+
+def open_messages(shared: str) -> list[Message]:
+    """Chat messages for an open question (instruction last: moving it into the system message, ahead of
+    the log, made the 1.5B model skip the copied line and guess)."""
+    return messages(shared, OPEN_INSTRUCTION, OPEN_SYSTEM)

@@ -168,11 +168,18 @@ class Renderer:
         return local(ms).strftime("%a %d %b %H:%M:%S")
 
     def line(self, ev: Event, repeated: bool = False) -> str:
-        """One event line (long text clipped; a repeat of an earlier line's text clipped harder)."""
-        start = self.stamp(ev.start_ms, ev.source_id)
-        end = ""
-        if ev.end_ms - ev.start_ms >= 1000:
-            end = "-" + self.stamp(ev.end_ms, ev.source_id).split(" ")[-1]
+        """One event line (long text clipped; a repeat of an earlier line's text clipped harder).
+
+        Inside a bound video: `v1 00:04:30-00:04:35`. Elsewhere `Sat 21 Nov 04:20` (and `-04:25` for events
+        of a minute or more): no seconds, since digits are one token each. The date stays on every line:
+        with it only in the day heading, the 1.5B model dated answers from the `Now:` line instead."""
+        if ev.source_id in self.videos:
+            start = self.stamp(ev.start_ms, ev.source_id)
+            long = ev.end_ms - ev.start_ms >= 1000
+            end = "-" + self.stamp(ev.end_ms, ev.source_id).split(" ")[-1] if long else ""
+        else:
+            start = local(ev.start_ms).strftime("%a %d %b %H:%M")
+            end = "-" + local(ev.end_ms).strftime("%H:%M") if ev.end_ms - ev.start_ms >= 60_000 else ""
         width = REPEAT_WIDTH if repeated else LINE_WIDTH
         text = ev.content if len(ev.content) <= width else ev.content[:width].rstrip() + "..."
         return f"[{start}{end}] {ev.modality}: {text}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.reasoning.answer import extract_letter, grammar, majority
+from egocli.reasoning.answer import extract_letter, grammar, majority, split_open
 
 
 @pytest.mark.parametrize("reply, letter", [
@@ -37,3 +37,14 @@ def test_tie_goes_to_the_first_voted_letter():
 def test_no_valid_vote_gives_no_answer():
     vote = majority([None, None])
     assert vote.letter is None and vote.share == 0.0
+
+
+@pytest.mark.parametrize("reply, line, answer", [
+    ("Line: [16:00] visual: Taking the pill\nAnswer: With orange juice.", "[16:00] visual: Taking the pill",
+     "With orange juice."),
+    ("nothing relevant in the log", None, "nothing relevant in the log"),
+    ("Line: [16:00] visual: Taking the pill", "[16:00] visual: Taking the pill", "[16:00] visual: Taking the pill"),
+    ("**Answer:** yesterday at four", None, "yesterday at four"),
+])
+def test_split_open_reply(reply, line, answer):
+    assert split_open(reply) == (line, answer)

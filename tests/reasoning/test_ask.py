@@ -129,3 +129,58 @@ def test_cli_summarize_then_ask_uses_summaries(db):
     store.close()
     third = CliRunner().invoke(app, ["--db", path, "summarize", "--extractive", "--json"])
     assert json.loads(third.stdout)["summaries_built"] == 3
+
+
+class ScriptedModel(EchoModel):
+    """A TextModel that gives one fixed reply, a few characters at a time (open-answer plumbing)."""
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+    def generate(self, messages, max_tokens=256, temperature=0.0, grammar=None, json_schema=None, stop=None):
+        """The fixed reply in 7-character pieces."""
+        for i in range(0, len(self.reply), 7):
+            yield self.reply[i:i + 7]
+
+
+def test_open_answer_rests_on_the_copied_line_and_streams_only_the_answer(store):
+    ids = build_log(store)
+    model = ScriptedModel("Line: [16:00] visual: Taking the blue blood pressure pill with a glass of orange juice\n"
+                          "Answer: With orange juice, yesterday at 16:00.")
+    pieces = []
+    result = asker.ask(store, model, asker.AskRequest("What did I take the pill with?", at_ms=AT),
+                       on_token=pieces.append)
+    assert result.text == "With orange juice, yesterday at 16:00." == "".join(pieces)
+    assert result.citations[0].event_id == ids["pills"]
+
+
+def test_open_answer_on_a_line_not_in_the_context_is_nothing(store):
+    build_log(store)
+    model = ScriptedModel("Line: [16:01] speech: The scan cost 1200 dollars\nAnswer: The scan cost $1,200.")
+    pieces = []
+    result = asker.ask(store, model, asker.AskRequest("How much did the scan cost?", at_ms=AT), on_token=pieces.append)
+    assert result.text == asker.NOTHING and not result.citations and pieces == []
+
+
+def test_recent_baseline_takes_the_newest_events_before_the_question(store):
+    build_log(store)
+    late = store.add_events([NewEvent(AT + 60_000, AT + 65_000, "note", "after the question")])
+    req = asker.AskRequest("Where did I put the car keys?", at_ms=AT, budget=300, baseline="recent")
+    ctx = asker.assemble(store, req)
+    shown = [e.start_ms for e in ctx.storyline.events]
+    assert ctx.relevant and not ctx.summaries and late[0] not in {e.id for e in ctx.storyline.events}
+    assert max(shown) == AT - 600_000 and len(shown) >= 8  # the filler every 10 minutes, newest first
+    assert ctx.storyline.tokens <= 300
+    with pytest.raises(UsageError, match="unknown baseline"):
+        asker.assemble(store, asker.AskRequest("x?", at_ms=AT, baseline="oldest"))
+
+
+def test_cli_recent_baseline_skips_retrieval(db):
+    path, ids = db
+    res = CliRunner().invoke(app, ["--db", path, "ask", "car keys?", "--at", "2026-11-26T18:00", "--baseline", "recent",
+                                   "--budget", "400", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert "Summaries:" not in doc["context"] and ids["keys"] in doc["context_event_ids"]  # 3 h ago: recent enough
+    bad = CliRunner().invoke(app, ["--db", path, "ask", "x?", "--baseline", "oldest"])
+    assert bad.exit_code == 2 and "unknown baseline 'oldest'" in bad.stderr

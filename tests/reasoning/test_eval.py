@@ -108,3 +108,27 @@ def test_hdepic_eval_plumbing_and_recall(store):
     results = list(evaluate.run(store, EchoModel(), files, asker.AskRequest("?", votes=1), limit=3))
     assert len(results) == 6 and not [r.error for r in results if r.error]
     assert sum(r.recall for r in results) >= 5  # the gold spans land in the assembled context
+
+
+def test_eval_cli_recent_baseline_and_bad_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("EGOCLI_LLM", "fake")
+    monkeypatch.setenv("EGOCLI_EMBEDDER", "fake")
+    db = tmp_path / "log.db"
+    store = Store.open(db)
+    _kitchen(store)
+    store.close()
+    qfile = _write_questions(tmp_path / "q.json")
+    res = CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--votes", "1", "--baseline", "recent",
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)  # both events of the bound video fit: the gold spans are in the context
+    assert doc["overall"]["questions"] == 2 and doc["overall"]["context_recall"] == 1.0
+    bad = CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--baseline", "oldest"])
+    assert bad.exit_code == 2 and "unknown 'oldest'" in bad.stderr
+
+
+def test_interleave_is_round_robin(tmp_path):
+    first = _write_questions(tmp_path / "a.json")
+    second = tmp_path / "b.json"
+    second.write_text(json.dumps({"z": json.loads(first.read_text())["q1"]}), encoding="utf-8")
+    assert [(q.file, q.qid) for q in evaluate.interleave([first, second])] == [("a", "q1"), ("b", "z"), ("a", "q2")]

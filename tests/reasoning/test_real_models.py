@@ -44,3 +44,15 @@ def test_qwen_finds_the_needle(store):
     result = asker.ask(store, llm, req)
     assert result.letter == "B"
     assert ids["pills"] in [c.event_id for c in result.citations]
+
+
+def test_qwen_open_questions_answer_from_the_needle_and_abstain_without_one(store):
+    """The 1.5B model used to reply 'nothing relevant' with the needle in its context."""
+    llm = _llm("qwen1.5b")
+    ids = build_log(store)
+    drink = asker.ask(store, llm, asker.AskRequest("What drink did I take the pill with?", at_ms=AT))
+    assert "orange juice" in drink.text.lower() and drink.citations[0].event_id == ids["pills"]
+    when = asker.ask(store, llm, asker.AskRequest("When did I last take my blood pressure pill?", at_ms=AT))
+    assert when.text != asker.NOTHING and when.citations[0].event_id == ids["pills"]
+    cost = asker.ask(store, llm, asker.AskRequest("How much did the scan cost?", at_ms=AT))
+    assert cost.text == asker.NOTHING and not cost.citations

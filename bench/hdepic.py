@@ -1,0 +1,148 @@
+"""HD-EPIC ablation table, resumable: every config on the same questions, one JSONL row per question x config.
+
+    EGOCLI_HOME=.cache/hdepic egocli import --format hd-epic ../shared/data/hd-epic
+    EGOCLI_HOME=.cache/hdepic egocli summarize --extractive
+    EGOCLI_HOME=.cache/hdepic nice -n 19 python bench/hdepic.py run --out .cache/hdepic/ablation.jsonl [--until 08:55]
+    python bench/hdepic.py table --out .cache/hdepic/ablation.jsonl
+
+Questions are taken round-robin across the 11 files (a partial run stays balanced) and all configs run on
+a question before the next one starts (every config covers the same questions). Rows already in --out are
+skipped, so a killed run resumes where it stopped. Each row records a fingerprint of egocli/reasoning's
+source, so `table` never mixes rows of different method versions unless --any-version is given.
+Only inputs/question/choices/correct_idx are read from the question files (never `metadata`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+from egocli.reasoning import asker, evaluate
+
+HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
+REASONING = Path(__file__).resolve().parents[1] / "egocli" / "reasoning"
+FULL = asker.AskRequest("?", votes=5)
+CONFIGS = {
+    "full": FULL,
+    "no-hcc": replace(FULL, hcc=False),
+    "votes1": replace(FULL, votes=1),  # after no-hcc, so it cannot reuse full's cached prompt
+    "no-tcot": replace(FULL, tcot=False),
+    "recent": replace(FULL, hcc=False, tcot=False, baseline="recent"),
+}
+
+
+def method_version() -> str:
+    """A short fingerprint of the reasoning code the rows were produced with."""
+    digest = hashlib.sha1()
+    for path in sorted(REASONING.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def _done(out: Path) -> set[tuple[str, str, str, str]]:
+    if not out.exists():
+        return set()
+    rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    return {(r["version"], r["config"], r["file"], r["id"]) for r in rows}
+
+
+def _deadline(text: str | None) -> float | None:
+    if not text:
+        return None
+    now = datetime.now(timezone.utc)
+    hh, mm = (int(x) for x in text.split(":"))
+    return now.replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Answer questions config by config, appending rows, until done or past --until (UTC HH:MM)."""
+    from egocli.config import load_settings
+    from egocli.models import registry
+    from egocli.store import Store
+
+    settings = load_settings()
+    store = Store.open(settings.db, create=False)
+    llm = registry.load("llm", settings)
+    embedder = registry.load("embedder", settings)
+    version = method_version()
+    done = _done(args.out)
+    stop = _deadline(args.until)
+    configs = [c for c in CONFIGS if c in args.configs.split(",")]
+    items = evaluate.interleave(sorted((args.data / "questions").glob("*.json")))[: args.limit]
+    with args.out.open("a", encoding="utf-8") as sink:
+        for n, item in enumerate(items, 1):
+            for name in configs:
+                if (version, name, item.file, item.qid) in done:
+                    continue
+                if stop is not None and time.time() > stop:
+                    print(f"stopped at --until after {n - 1} questions")
+                    return
+                result = evaluate.run_one(store, llm, item, CONFIGS[name], embedder)
+                row = {"version": version, "config": name, **evaluate.as_row(result)}
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+                print(f"{n:3d} {item.file[:34]:34s} {name:8s} {'ok ' if result.correct else 'bad'} "
+                      f"recall={int(result.recall)} {result.latency_s:5.1f}s {result.tokens} tok", flush=True)
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for k successes out of n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def table(args: argparse.Namespace) -> None:
+    """Print the ablation table over the questions every config completed (markdown)."""
+    rows = [json.loads(line) for line in args.out.read_text().splitlines() if line.strip()]
+    if not args.any_version:
+        versions = [r["version"] for r in rows]
+        keep = args.version or max(set(versions), key=versions.count)
+        rows = [r for r in rows if r["version"] == keep]
+        print(f"method version {keep} ({len(rows)} rows)")
+    by_config: dict[str, dict[tuple[str, str], dict]] = {}
+    for r in rows:
+        by_config.setdefault(r["config"], {})[(r["file"], r["id"])] = r
+    common = set.intersection(*(set(v) for v in by_config.values())) if by_config else set()
+    files = {f for f, _ in common}
+    print(f"n = {len(common)} questions completed by every config, from {len(files)} files\n")
+    print("| config | accuracy (95% CI) | context recall | mean latency | tokens/question |")
+    print("|---|---|---|---|---|")
+    for name in CONFIGS:
+        got = [by_config[name][key] for key in sorted(common)] if name in by_config else []
+        if not got:
+            continue
+        k, n = sum(r["correct"] for r in got), len(got)
+        lo, hi = wilson(k, n)
+        recall = sum(r["recall"] for r in got) / n
+        latency = sum(r["latency_s"] for r in got) / n
+        tokens = sum(r["tokens"] for r in got) / n
+        print(f"| {name} | {k}/{n} = {k / n:.1%} ({lo:.0%}-{hi:.0%}) | {recall:.2f} | {latency:.1f} s | {tokens:.0f} |")
+
+
+def main() -> None:
+    """Parse arguments and run or tabulate."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("run", "table"))
+    parser.add_argument("--out", type=Path, required=True, help="JSONL file of rows (appended, resumable).")
+    parser.add_argument("--data", type=Path, default=HDEPIC, help="The HD-EPIC folder (with questions/).")
+    parser.add_argument("--configs", default=",".join(CONFIGS), help="Comma-separated subset of configs.")
+    parser.add_argument("--limit", type=int, default=None, help="At most N questions (round-robin order).")
+    parser.add_argument("--until", default=None, help="Stop starting new rows after this UTC time (HH:MM).")
+    parser.add_argument("--version", default=None, help="table: rows of this method version only.")
+    parser.add_argument("--any-version", action="store_true", help="table: mix method versions.")
+    args = parser.parse_args()
+    run(args) if args.command == "run" else table(args)
+
+
+if __name__ == "__main__":
+    main()
