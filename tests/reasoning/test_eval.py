@@ -61,7 +61,8 @@ def test_eval_scores_and_context_recall(tmp_path, store):
     assert row["accuracy"] == 1.0 and row["context_recall"] == 1.0 and row["tokens_per_question"] > 0
 
 
-def test_eval_cli_json(tmp_path, monkeypatch):
+def _eval_cli(tmp_path, monkeypatch, *flags: str):
+    """Run `egocli eval` with fake models on the kitchen log and the two-question file."""
     monkeypatch.setenv("EGOCLI_LLM", "fake")
     monkeypatch.setenv("EGOCLI_EMBEDDER", "fake")
     db = tmp_path / "log.db"
@@ -69,7 +70,11 @@ def test_eval_cli_json(tmp_path, monkeypatch):
     _kitchen(store)
     store.close()
     qfile = _write_questions(tmp_path / "q.json")
-    res = CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--votes", "1", "--limit", "1", "--json"])
+    return CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--votes", "1", *flags])
+
+
+def test_eval_cli_json(tmp_path, monkeypatch):
+    res = _eval_cli(tmp_path, monkeypatch, "--limit", "1", "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["overall"]["questions"] == 1 and doc["files"][0]["file"] == "q"
@@ -111,19 +116,12 @@ def test_hdepic_eval_plumbing_and_recall(store):
 
 
 def test_eval_cli_recent_baseline_and_bad_name(tmp_path, monkeypatch):
-    monkeypatch.setenv("EGOCLI_LLM", "fake")
-    monkeypatch.setenv("EGOCLI_EMBEDDER", "fake")
-    db = tmp_path / "log.db"
-    store = Store.open(db)
-    _kitchen(store)
-    store.close()
-    qfile = _write_questions(tmp_path / "q.json")
-    res = CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--votes", "1", "--baseline", "recent",
-                                   "--json"])
+    res = _eval_cli(tmp_path, monkeypatch, "--baseline", "recent", "--json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)  # both events of the bound video fit: the gold spans are in the context
     assert doc["overall"]["questions"] == 2 and doc["overall"]["context_recall"] == 1.0
-    bad = CliRunner().invoke(app, ["--db", str(db), "eval", str(qfile), "--baseline", "oldest"])
+    bad = CliRunner().invoke(app, ["--db", str(tmp_path / "log.db"), "eval", str(tmp_path / "q.json"),
+                                   "--baseline", "oldest"])
     assert bad.exit_code == 2 and "unknown 'oldest'" in bad.stderr
 
 
