@@ -89,7 +89,9 @@ class LlamaCppModel:
 
     def cached_tokens(self, pieces: Sequence[str]) -> int:
         """How many leading tokens of the prompt are already evaluated in the KV cache."""
-        tokens = self.prompt_tokens(pieces)
+        return self._cached(self.prompt_tokens(pieces))
+
+    def _cached(self, tokens: list[int]) -> int:
         with self._lock:
             cached = self._llm.input_ids[:self._llm.n_tokens]
             n = min(len(tokens), len(cached))
@@ -103,7 +105,7 @@ class LlamaCppModel:
         returns how many tokens still wait to be evaluated."""
         tokens = self.prompt_tokens(pieces)
         with self._lock:
-            done = self.cached_tokens(pieces)
+            done = self._cached(tokens)  # tokenized once per step
             todo = tokens[done:] if limit is None else tokens[done:done + limit]
             if todo:
                 llm = self._llm

@@ -244,7 +244,7 @@ class LiveHub:
         live = LiveContext(model, budget=self.options.live_budget)
         recent = list(self.store().events(EventFilter(modalities=tuple(VERBS), limit=200), newest_first=True))
         for ev in recent:  # newest first, until the window is as full as a trim would leave it
-            if live.add([ev], [ev.id]) and sum(line.tokens for line in live.lines()) > live.keep * live.budget:
+            if live.add([ev], [ev.id]) and live.tokens > live.keep * live.budget:
                 break
         self.live = live
         while live.warm(step=256) > 0:
@@ -414,7 +414,7 @@ class LiveHub:
         try:
             for piece in live.answer(question, at_ms, older):
                 if not pieces:
-                    log.info("live answer: retrieval %.0f ms, first token %.0f ms", (t1 - t0) * 1000,
+                    log.debug("live answer: retrieval %.0f ms, first token %.0f ms", (t1 - t0) * 1000,
                              (time.perf_counter() - t1) * 1000)
                 pieces.append(piece)
                 on_token(piece)

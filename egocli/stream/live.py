@@ -141,6 +141,12 @@ class LiveContext:
             return list(self._lines)
 
     @property
+    def tokens(self) -> int:
+        """Tokens the window's lines take."""
+        with self._lock:
+            return self._tokens
+
+    @property
     def since_ms(self) -> int | None:
         """Time of the oldest line (None: empty window)."""
         with self._lock:

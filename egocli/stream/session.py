@@ -251,7 +251,7 @@ class LiveSession:
             t0 = time.perf_counter()
             try:
                 segments = await self.hub.run("asr", self.hub.transcribe, utt.samples)
-                log.info("session %s: asr %.0f ms for %.1f s (question %s)", self.id,
+                log.debug("session %s: asr %.0f ms for %.1f s (question %s)", self.id,
                          (time.perf_counter() - t0) * 1000, len(utt.samples) / RATE, question)
             except EgoError as ex:
                 await self.send(error("model", str(ex)))
@@ -336,7 +336,7 @@ class LiveSession:
 
         def say(samples: np.ndarray) -> None:
             if self.playback.generation == generation and not self.playback.playing:
-                log.info("session %s: first audio %.0f ms after the question", self.id, (time.perf_counter() - t0) * 1000)
+                log.debug("session %s: first audio %.0f ms after the question", self.id, (time.perf_counter() - t0) * 1000)
             self.playback.enqueue(samples, generation)
 
         self.hub.answering += 1  # frames wait: two cores, and the answer is what the user waits for

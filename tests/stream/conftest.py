@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 import wave
 from collections.abc import Callable, Iterator
@@ -20,6 +21,15 @@ from egocli.stream.server import serve
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 JFK = SHARED / "audio" / "jfk.wav"
 VIDEO = SHARED / "video" / "1.mp4"
+ASR = "base"  # Whisper base: exact on jfk.wav (tiny.en sometimes hears "asked not")
+PHRASE = "ask not what your country can do for you"
+
+
+def words(text: str) -> str:
+    """Lower-case words only (punctuation from ASR dropped) for comparing transcripts."""
+    return " ".join(re.findall(r"[a-z']+", text.lower()))
+
+
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}
 
 

@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import re
 
 import numpy as np
 import pytest
-ASR = "base"  # Whisper base: exact on jfk.wav (tiny.en sometimes hears "asked not")
 
 from egocli.stream.client import WsClient
-
-PHRASE = "ask not what your country can do for you"
-
-
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"[a-z']+", text.lower()))
+from tests.stream.conftest import ASR, PHRASE
+from tests.stream.conftest import words as _words
 
 
 @pytest.mark.slow
