@@ -80,6 +80,16 @@ def format_clock(ms: int, sep: str = ".") -> str:
     return f"{h:02d}:{m:02d}:{s:02d}{sep}{milli:03d}"
 
 
+def short_clock(ms: int) -> str:
+    """An offset as few digits as reads clearly: '6:40', '31:17', '1:02:03' (seconds truncated).
+
+    Digits are one token each for the Qwen tokenizer, so '00:06:40' costs twice what '6:40' does."""
+    secs = max(0, int(ms)) // 1000
+    h, rest = divmod(secs, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
 def parse_duration(text: str) -> int:
     """A duration like '30d', '2h', '90 minutes' into milliseconds."""
     m = _DURATION.match(text.strip())

@@ -95,7 +95,7 @@ class Citation:
     time: str
     """Local time."""
     offset: str | None
-    """'v1 00:04:30' inside a bound video."""
+    """'v1 4:30' inside a bound video."""
     content: str
     """The event's text."""
 

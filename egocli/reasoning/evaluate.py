@@ -56,6 +56,8 @@ class EvalResult:
     """Vote share."""
     error: str | None = None
     """Why it failed, if it did."""
+    votes: tuple[str | None, ...] = ()
+    """The letter each prompt variant voted for, in variant order."""
 
 
 def load_questions(path: Path) -> list[EvalQuestion]:
@@ -103,7 +105,7 @@ def run_one(store: Store, llm: TextModel, item: EvalQuestion, template: asker.As
     pred = LETTERS.index(ans.letter) if ans.letter else None
     bound = {v.number: v for v in ctx.scope.videos}
     return EvalResult(item, pred, pred == item.correct, _gold_recall(ctx, item, bound), ans.latency_s,
-                      ans.prompt_tokens + ans.output_tokens, ans.confidence)
+                      ans.prompt_tokens + ans.output_tokens, ans.confidence, votes=tuple(v for _, v in ans.votes))
 
 
 def run(store: Store, llm: TextModel, files: Sequence[Path], template: asker.AskRequest,
@@ -133,7 +135,7 @@ def as_row(result: EvalResult) -> dict:
     return {"id": result.item.qid, "file": result.item.file, "predicted": result.predicted,
             "correct_idx": result.item.correct, "correct": result.correct, "recall": result.recall,
             "latency_s": round(result.latency_s, 3), "tokens": result.tokens,
-            "confidence": result.confidence, "error": result.error}
+            "confidence": result.confidence, "error": result.error, "votes": list(result.votes)}
 
 
 @dataclass

@@ -11,7 +11,7 @@ from egocli.reasoning.scope import Scope, rewrite_tags
 from egocli.timeutil import local
 
 SYSTEM = ("You answer questions about the user's own life log, recorded by smart glasses. "
-          "Use only the log given. Times like 'v1 00:04:30' are offsets into video 1.")
+          "Use only the log given. Times like 'v1 4:30' are offsets into video 1.")
 
 MCQ_VARIANTS = (
     "Which option is correct? Reply with its letter.",
@@ -23,7 +23,7 @@ MCQ_VARIANTS = (
 )
 OPEN_SYSTEM = ("You answer questions about the user's own life log, recorded by their smart glasses. Each log line "
                "is something the user (\"I\") did, saw, heard or said, with its time. Use only the log given. "
-               "Times like 'v1 00:04:30' are offsets into video 1.")
+               "Times like 'v1 4:30' are offsets into video 1.")
 """Open questions: saying that the lines are the user's own doings stops small models abstaining on them."""
 OPEN_INSTRUCTION = ("Copy the log line that answers the question, then answer what was asked (where, what, who...) "
                     "in one sentence that also says when it happened, as:\nLine: <the log line>\nAnswer: <your answer>\n"
@@ -32,7 +32,7 @@ OPEN_INSTRUCTION = ("Copy the log line that answers the question, then answer wh
 
 
 def normalise_choice(choice: str | Sequence[str]) -> str:
-    """One option as a single line: lists joined with commas, time tags as `v1 00:04:30`."""
+    """One option as a single line: lists joined with commas, time tags as `v1 4:30`."""
     text = ", ".join(str(c) for c in choice) if isinstance(choice, list | tuple) else str(choice)
     text = re.sub(r"\s*\(video \d+\)", "", rewrite_tags(text))
     return re.sub(r"\s+", " ", text).strip()

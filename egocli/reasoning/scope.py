@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from egocli.errors import UsageError
-from egocli.timeutil import WEEKDAYS, format_clock, local, parse_clock, to_ms
+from egocli.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
 DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
@@ -22,7 +22,8 @@ _WEEKDAY = re.compile(r"\b(last|on|this past|this)?\s*(monday|tuesday|wednesday|
 _DAYWORD = re.compile(r"\b(this|yesterday|today|last)\s*(morning|afternoon|evening|night)?\b")
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest|last saw|last seen|"
-                        r"where did i (?:leave|put))\b")
+                        r"where did i (?:leave|put)|where(?: is|'s| are) (?:my|the|our))\b")
+"""'Last time' questions, and questions about where something is now (the newest sighting answers them)."""
 _WEEK = re.compile(r"\b(last|this)\s+week\b")
 
 
@@ -92,9 +93,9 @@ def parse_tags(texts: list[str], videos: dict[int, BoundVideo]) -> list[TimeTag]
 
 
 def rewrite_tags(text: str) -> str:
-    """Replace each `<TIME 00:04:30.000 video 1>` by the storyline's notation `v1 00:04:30`."""
+    """Replace each `<TIME 00:04:30.000 video 1>` by the storyline's notation `v1 4:30`."""
     def repl(m: re.Match[str]) -> str:
-        return f"v{m.group(2)} {format_clock(parse_clock(m.group(1)))[:8]}"
+        return f"v{m.group(2)} {short_clock(parse_clock(m.group(1)))}"
     return TIME_TAG.sub(repl, text)
 
 

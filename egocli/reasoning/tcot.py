@@ -9,7 +9,7 @@ from egocli.reasoning.retrieval import Hit, relevant, units
 from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
-from egocli.timeutil import format_clock, local
+from egocli.timeutil import local, short_clock
 
 HIT_PAD_MS = 90_000
 POINT_PAD_MS = 30_000
@@ -21,8 +21,11 @@ REPEAT_WIDTH = 70
 
 
 def approx_tokens(text: str) -> int:
-    """A cheap token estimate (about 3.5 characters a token for English log lines)."""
-    return len(text) * 2 // 7 + 1
+    """A cheap token estimate: every digit is a token of its own (Qwen's tokenizer splits numbers), the
+    rest about 3.6 characters a token. Within -10%/+10% of the real count on HD-EPIC and synthetic contexts;
+    the old 3.5-characters rule undercounted time-stamped lines by 11-29%."""
+    digits = sum(c.isdigit() for c in text)
+    return digits + (len(text) - digits) * 5 // 18 + 1
 
 
 @dataclass
@@ -154,7 +157,7 @@ def overview(store: Store, scope: Scope, budget: int, exclude: set[int], render:
 
 
 class Renderer:
-    """Writes events with readable relative times: `v1 00:04:30` inside bound videos, else local clock."""
+    """Writes events with readable relative times: `v1 4:30` inside bound videos, else local clock."""
 
     def __init__(self, videos: Sequence[BoundVideo], at_ms: int) -> None:
         self.videos = {v.source_id: v for v in videos}
@@ -164,13 +167,13 @@ class Renderer:
         """A time as the storyline writes it."""
         video = self.videos.get(source_id)
         if video is not None:
-            return f"v{video.number} {format_clock(ms - video.start_ms)[:8]}"
+            return f"v{video.number} {short_clock(ms - video.start_ms)}"
         return local(ms).strftime("%a %d %b %H:%M:%S")
 
     def line(self, ev: Event, repeated: bool = False) -> str:
         """One event line (long text clipped; a repeat of an earlier line's text clipped harder).
 
-        Inside a bound video: `v1 00:04:30-00:04:35`. Elsewhere `Sat 21 Nov 04:20` (and `-04:25` for events
+        Inside a bound video: `v1 4:30-4:35`. Elsewhere `Sat 21 Nov 04:20` (and `-04:25` for events
         of a minute or more): no seconds, since digits are one token each. The date stays on every line:
         with it only in the day heading, the 1.5B model dated answers from the `Now:` line instead."""
         if ev.source_id in self.videos:

@@ -30,10 +30,16 @@ def test_relative_expressions_give_windows(question, windows):
     assert _fmt(parse_scope(question, AT)) == windows
 
 
-def test_last_time_searches_backwards_from_at():
-    scope = parse_scope("When did I last take my pills?", AT)
+@pytest.mark.parametrize("question", ["When did I last take my pills?", "Where are my reading glasses?",
+                                      "where's the remote", "Where did I leave the keys?"])
+def test_last_time_and_where_now_search_backwards_from_at(question):
+    scope = parse_scope(question, AT)
     assert scope.backwards
     assert scope.windows[0][1] == AT + 1
+
+
+def test_where_did_i_go_is_not_a_current_state_question():
+    assert not parse_scope("Where did I go for lunch on Tuesday?", AT).backwards
 
 
 def test_unscoped_question_searches_everything():
@@ -68,4 +74,4 @@ def test_time_tag_naming_an_unbound_video_is_a_usage_error():
 
 def test_tags_rewritten_in_storyline_notation():
     assert rewrite_tags("From <TIME 00:31:17.290 video 1> to <TIME 01:02:03.000 video 2>") == \
-        "From v1 00:31:17 to v2 01:02:03"
+        "From v1 31:17 to v2 1:02:03"

@@ -46,8 +46,8 @@ def test_time_tag_window_shows_the_events_at_that_time(store):
                            videos={1: "P09-20250101-100000"}, budget=300, hcc=False)
     ctx = asker.assemble(store, req)
     assert needle in [e.id for e in ctx.storyline.events]
-    assert "[v1 00:33:20-00:33:23] ingredient: added saffron" in ctx.text
-    assert "v1 00:33:20" in ctx.question
+    assert "[v1 33:20-33:23] ingredient: added saffron" in ctx.text
+    assert "v1 33:20" in ctx.question
 
 
 def test_no_tcot_samples_the_scope_evenly(store):
