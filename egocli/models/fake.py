@@ -81,6 +81,29 @@ class EchoModel:
         return sum(self.count_tokens(m["content"]) + 4 for m in messages) + 3
 
 
+class ScriptedModel(EchoModel):
+    """A TextModel that replies with the given texts in turn (the last one repeats), word by word:
+    for testing what callers make of a particular reply (a misquoted line, a refusal, a malformed letter)."""
+
+    name = "fake-scripted"
+
+    def __init__(self, *replies: str) -> None:
+        self.replies = list(replies) or [""]
+        self.calls = 0
+
+    def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
+                 grammar: str | None = None, json_schema: dict[str, Any] | None = None,
+                 stop: Sequence[str] | None = None) -> Iterator[str]:
+        """Yield the next scripted reply (cut at the first stop string), word by word."""
+        text = self.replies[min(self.calls, len(self.replies) - 1)]
+        self.calls += 1
+        for cut in stop or ():
+            if cut and cut in text:
+                text = text.split(cut, 1)[0]
+        for i, word in enumerate(text.split(" ")[:max_tokens]):
+            yield word if i == 0 else " " + word
+
+
 class HashEmbedder:
     """An Embedder whose vectors are bag-of-words hashes: shared words give similar vectors."""
 

@@ -182,6 +182,11 @@ def _overlaps(ev: Event, spans: list[tuple[int, int, int]]) -> bool:
     return any(ev.source_id == src and ev.start_ms <= b + 1000 and ev.end_ms >= a - 1000 for a, b, src in spans)
 
 
+_PLAIN = {"the", "and", "video", "are", "was", "were", "you", "your", "with", "for", "from", "that", "this", "then",
+          "there", "they", "have", "had", "has", "not", "but", "into", "onto", "its", "his", "her", "their", "our"}
+"""Words too common to tie an answer to an event."""
+
+
 def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> list[Citation]:
     """Events in the context that support the answer: inside the chosen option's times, else sharing its words."""
     events = ctx.storyline.events
@@ -191,9 +196,11 @@ def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> 
         spans = tcot.tag_spans([chosen], [parse_tags([chosen], videos)])
         picked = [e for e in events if _overlaps(e, spans)]
     if not picked:
-        words = set(re.findall(r"[a-z0-9]{3,}", (chosen or text).lower())) - {"the", "and", "video"}
+        words = set(re.findall(r"[a-z0-9]{3,}", (chosen or text).lower())) - _PLAIN
         scored = [(len(words & set(re.findall(r"[a-z0-9]{3,}", e.content.lower()))), e) for e in events]
-        picked = [e for s, e in sorted(scored, key=lambda p: -p[0]) if s > 0]
+        best = max((s for s, _ in scored), default=0)
+        floor = max(1, min(2, best), (best + 1) // 2)  # one shared word is not evidence when others share more
+        picked = [e for s, e in sorted(scored, key=lambda p: -p[0]) if s >= floor]
     if not picked:
         shown = {e.id for e in events}
         picked = [h.event for h in ctx.hits if h.event.id in shown]
@@ -247,9 +254,10 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
     for piece in pieces:
         if streamed:
+            started_text = any(p.strip() for p in streamed)
             streamed.append(piece)
-            if on_token is not None:
-                on_token(piece)
+            if on_token is not None and (started_text or piece.strip()):
+                on_token(piece if started_text else piece.lstrip())
             continue
         buffered += piece
         if not ANSWER_MARK.search(buffered):
@@ -258,7 +266,7 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
         if line is None:  # an answer without a copied line: kept whole, shown at the end
             continue
         source = grounded_event(ctx.storyline.events, line)
-        if source is None:
+        if source is None or not on_topic(source, ctx):
             break
         streamed.append(rest)
         if on_token is not None and rest:
@@ -270,7 +278,14 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     if line is not None and source is None:
         source = grounded_event(ctx.storyline.events, line)
     grounded = line is None or source is not None
-    if not grounded or not text or "nothing relevant" in text.lower():
+    declined = "nothing relevant" in reply.lower()  # (an empty text may just be a reply cut at a misquote)
+    misquoted = line is not None and (not on_topic(source, ctx) if source is not None else quotes_summary(line, ctx))
+    if not declined and misquoted and (best := best_hit(ctx)) is not None:
+        source, streamed = best, []  # the model quoted the wrong line: the best retrieved event answers
+        text = f"{best.content} ({format_local(best.start_ms)})"
+        if on_token is not None:
+            on_token(text)
+    elif not grounded or declined or not text:
         text = NOTHING
     elif source is not None and not ANSWER_MARK.search(reply):  # a copied line and no answer: the event speaks
         text = f"{source.content} ({format_local(source.start_ms)})"
@@ -280,6 +295,43 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
                   llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(reply),
                   time.perf_counter() - started)
+
+
+_STEM = re.compile(r"[a-z]{4,}")
+_QUESTION_WORDS = {"what", "when", "where", "which", "who", "whom", "whose", "does", "did", "have", "last", "time",
+                   "that", "this", "with", "from", "about", "there", "were", "today", "yesterday", "morning",
+                   "afternoon", "evening", "night", "week", "ago", "hours", "minutes", "days"}
+
+
+def on_topic(ev: Event | None, ctx: Context, top: int = 3) -> bool:
+    """Whether a quoted event bears on the question: one of the best retrieved events, or sharing a word
+    (first five letters) with the question. The 1.5B model sometimes copies an unrelated line."""
+    if ev is None:
+        return False
+    if ev.id in {h.event.id for h in retrieval.relevant(ctx.hits)[:top]}:
+        return True
+    asked = {w[:5] for w in _STEM.findall(ctx.question.lower()) if w not in _QUESTION_WORDS}
+    return bool(asked & {w[:5] for w in _STEM.findall(ev.content.lower())})
+
+
+def quotes_summary(line: str, ctx: Context) -> bool:
+    """Whether a copied line comes from the HCC summaries (a real line, but not an event to rest on);
+    a line found nowhere in the context is made up."""
+    text = re.sub(r"^\s*\[[^\]]*\]\s*", "", line).strip().lower()[:60]
+    return len(text) >= 8 and any(text in s.text.lower() for s in ctx.summaries)
+
+
+def best_hit(ctx: Context) -> Event | None:
+    """The retrieved event shown in the context that best answers (for 'last time' questions, the newest
+    of the strong ones), or None when nothing relevant was retrieved."""
+    shown = {e.id for e in ctx.storyline.events}
+    hits = [h for h in retrieval.relevant(ctx.hits) if h.event.id in shown]
+    if not hits:
+        return None
+    if ctx.scope.backwards:
+        strong = [h for h in hits if h.score >= 0.8 * hits[0].score]
+        return max(strong, key=lambda h: h.event.start_ms).event
+    return hits[0].event
 
 
 def _with_source(source: Event | None, cites: list[Citation], limit: int = 5) -> list[Citation]:

@@ -22,7 +22,8 @@ MCQ_VARIANTS = (
     "Answer as the person who lived this log would: which letter is right?",
 )
 OPEN_SYSTEM = ("You answer questions about the user's own life log, recorded by their smart glasses. Each log line "
-               "is something the user (\"I\") did, saw, heard or said, with its time. Use only the log given. "
+               "is something the user (\"I\") did, saw, heard or said, with its time (24-hour clock). "
+               "Use only the log given. "
                "Times like 'v1 4:30' are offsets into video 1.")
 """Open questions: saying that the lines are the user's own doings stops small models abstaining on them."""
 OPEN_INSTRUCTION = ("Copy the log line that answers the question, then answer what was asked (where, what, who...) "

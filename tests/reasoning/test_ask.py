@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from egocli.cli import app
 from egocli.errors import InputError, UsageError
-from egocli.models.fake import EchoModel
+from egocli.models.fake import EchoModel, ScriptedModel
 from egocli.reasoning import asker
 from egocli.store import NewEvent, Store
 from egocli.timeutil import format_local
@@ -40,6 +40,35 @@ def test_open_question_streams_tokens(store):
     result = asker.ask(store, EchoModel(), asker.AskRequest("where are the car keys?", at_ms=AT), on_token=pieces.append)
     assert pieces and "".join(pieces).strip() == result.text
     assert "red drawer" in result.text  # the echo model repeats the prompt, which holds the needle
+
+
+def test_a_misquoted_line_gives_way_to_the_best_retrieved_event(store):
+    ids = build_log(store)
+    req = asker.AskRequest("where are the car keys?", at_ms=AT)
+    store.add_events([NewEvent(AT - 3 * 3_600_000 + 60_000, AT - 3 * 3_600_000 + 65_000, "visual",
+                               "Watering the tomato plants on the balcony")],
+                     source_id=store.find_source(name="needles").id)
+    assert "tomato" in asker.assemble(store, req).text
+    unrelated = "Line: [Thu 26 Nov 15:01] visual: Watering the tomato plants on the balcony\nAnswer: On the balcony."
+    pieces = []
+    result = asker.ask(store, ScriptedModel(unrelated), req, on_token=pieces.append)
+    assert result.citations[0].event_id == ids["keys"]
+    assert result.text.startswith("Putting the car keys in the red drawer") and "".join(pieces) == result.text
+
+
+def test_a_quoted_line_on_topic_is_kept(store):
+    ids = build_log(store)
+    reply = ("Line: [Wed 25 Nov 16:00] visual: Taking the blue blood pressure pill with a glass of orange juice\n"
+             "Answer: You took it yesterday at 16:00.")
+    result = asker.ask(store, ScriptedModel(reply), asker.AskRequest("when did I take my pill?", at_ms=AT))
+    assert result.text == "You took it yesterday at 16:00." and result.citations[0].event_id == ids["pills"]
+
+
+def test_a_refusal_stays_a_refusal(store):
+    build_log(store)
+    result = asker.ask(store, ScriptedModel("nothing relevant in the log."),
+                       asker.AskRequest("where are the car keys?", at_ms=AT))
+    assert result.text == asker.NOTHING and result.citations == []
 
 
 @pytest.mark.parametrize("req, error", [
@@ -129,18 +158,6 @@ def test_cli_summarize_then_ask_uses_summaries(db):
     store.close()
     third = CliRunner().invoke(app, ["--db", path, "summarize", "--extractive", "--json"])
     assert json.loads(third.stdout)["summaries_built"] == 3
-
-
-class ScriptedModel(EchoModel):
-    """A TextModel that gives one fixed reply, a few characters at a time (open-answer plumbing)."""
-
-    def __init__(self, reply: str) -> None:
-        self.reply = reply
-
-    def generate(self, messages, max_tokens=256, temperature=0.0, grammar=None, json_schema=None, stop=None):
-        """The fixed reply in 7-character pieces."""
-        for i in range(0, len(self.reply), 7):
-            yield self.reply[i:i + 7]
 
 
 def test_open_answer_rests_on_the_copied_line_and_streams_only_the_answer(store):
