@@ -56,3 +56,22 @@ def test_qwen_open_questions_answer_from_the_needle_and_abstain_without_one(stor
     assert when.text != asker.NOTHING and when.citations[0].event_id == ids["pills"]
     cost = asker.ask(store, llm, asker.AskRequest("How much did the scan cost?", at_ms=AT))
     assert cost.text == asker.NOTHING and not cost.citations
+
+
+def test_token_estimate_tracks_the_qwen_tokenizer(store):
+    """The budget is spent by approx_tokens; the model counts with its own tokenizer (digits one each)."""
+    from egocli.reasoning import tcot
+    from egocli.store import NewEvent
+
+    llm = _llm("qwen1.5b")
+    build_log(store)
+    src = store.add_source("import", "P09-20250101-100000", start_ms=AT, status="done")
+    store.add_events([NewEvent(AT + i * 7_310, AT + i * 7_310 + 2_500, "ingredient",
+                               f"added {i % 9 + 1} g salt to Pizza with Aubergine and Egg") for i in range(60)],
+                     source_id=src.id)
+    clock = asker.assemble(store, asker.AskRequest("When did I last take my pill?", at_ms=AT, budget=600)).text
+    video = asker.assemble(store, asker.AskRequest("What was added at <TIME 00:03:10.000 video 1>?", at_ms=AT,
+                                                   videos={1: src.name}, budget=600, hcc=False)).text
+    for text in (clock, video):
+        real = llm.count_tokens(text)
+        assert 0.85 * real <= tcot.approx_tokens(text) <= 1.15 * real, text
