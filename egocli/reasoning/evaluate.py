@@ -95,9 +95,13 @@ def _gold_recall(ctx: asker.Context, item: EvalQuestion, videos: dict[int, Bound
 
 def run_one(store: Store, llm: TextModel, item: EvalQuestion, template: asker.AskRequest,
             embedder: Embedder | None = None) -> EvalResult:
-    """Answer one question and score it."""
-    req = replace(template, question=item.question, choices=item.choices, videos=dict(item.videos))
+    """Answer one question and score it. Videos of the question that the log has no source for (HD-EPIC
+    lists videos without annotations) are left unbound; a time tag naming one is then an error row."""
+    present = {n: ref for n, ref in item.videos.items() if store.find_source(name=ref) is not None}
+    req = replace(template, question=item.question, choices=item.choices, videos=present)
     try:
+        if item.videos and not present:
+            raise InputError(f"none of the question's videos is in the log ({', '.join(item.videos.values())})")
         ctx = asker.assemble(store, req, embedder)
         ans = asker.answer(llm, ctx, req)
     except EgoError as ex:

@@ -117,22 +117,37 @@ def _closest(events: list[Event], centre: int, keep: int) -> list[Event]:
 
 
 def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Event], str]) -> list[Window]:
-    """Fetch each window's events, best priority first, until the token budget is spent."""
+    """Fetch each window's events, best priority first, until the token budget is spent.
+
+    Windows of the same priority (the options' time tags of a multiple-choice question) share what is
+    left evenly, smallest first so that what a small window leaves over goes to the larger ones: filling
+    them in time order let one long span starve the options after it."""
     seen: set[int] = set()
     used, kept = 0, []
-    for w in sorted(windows, key=lambda w: w.priority):
-        events = [e for e in store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id) if e.id not in seen]
-        if w.reason != "tag" and len(events) > HIT_EVENTS:  # a dense log: keep the hit's neighbourhood
-            events = _closest(events, (w.start_ms + w.end_ms) // 2, HIT_EVENTS)
-        costs = {e.id: approx_tokens(render(e)) for e in events}
-        while events and used + sum(costs[e.id] for e in events) + 12 > budget:
-            events = _closest(events, (w.start_ms + w.end_ms) // 2, len(events) - 1)
-        if not events:
-            continue
-        used += sum(costs[e.id] for e in events) + 12
-        seen.update(e.id for e in events)
-        w.events = events
-        kept.append(w)
+    ordered = sorted(windows, key=lambda w: w.priority)
+    groups = [[w for w in ordered if w.priority == p] for p in sorted({w.priority for w in ordered})]
+    for group in groups:
+        fetched = []
+        for w in group:
+            events = [e for e in store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id)
+                      if e.id not in seen]
+            if w.reason != "tag" and len(events) > HIT_EVENTS:  # a dense log: keep the hit's neighbourhood
+                events = _closest(events, (w.start_ms + w.end_ms) // 2, HIT_EVENTS)
+            seen.update(e.id for e in events)  # claimed here; given back below if trimmed away
+            costs = {e.id: approx_tokens(render(e)) for e in events}
+            fetched.append((w, events, costs))
+        fetched.sort(key=lambda item: sum(item[2].values()))
+        for i, (w, events, costs) in enumerate(fetched):
+            share = (budget - used) // (len(fetched) - i)
+            before = {e.id for e in events}
+            while events and sum(costs[e.id] for e in events) + 12 > share:
+                events = _closest(events, (w.start_ms + w.end_ms) // 2, len(events) - 1)
+            seen.difference_update(before - {e.id for e in events})
+            if not events:
+                continue
+            used += sum(costs[e.id] for e in events) + 12
+            w.events = events
+            kept.append(w)
     return kept
 
 

@@ -61,6 +61,24 @@ def test_eval_scores_and_context_recall(tmp_path, store):
     assert row["accuracy"] == 1.0 and row["context_recall"] == 1.0 and row["tokens_per_question"] > 0
 
 
+def test_videos_missing_from_the_log_are_left_unbound(tmp_path, store):
+    """HD-EPIC lists videos that have no annotations; the question is still answered from the others,
+    unless a time tag names a missing one (then it is an error row, not a guess)."""
+    _kitchen(store)
+    from egocli.models.fake import EchoModel
+
+    base = {"inputs": {"video 1": {"id": "kitchen-1"}, "video 2": {"id": "kitchen-2"}},
+            "question": "Which was added to the soup?", "choices": ["salt", "honey"], "correct_idx": 0}
+    questions = {"ok": base, "tagged": {**base, "question": "What was added at <TIME 00:00:10.000 video 2>?"},
+                 "none": {**base, "inputs": {"video 1": {"id": "kitchen-9"}}}}
+    path = tmp_path / "q.json"
+    path.write_text(json.dumps(questions), encoding="utf-8")
+    ok, tagged, none = evaluate.run(store, EchoModel(), [path], asker.AskRequest("?", votes=1, hcc=False))
+    assert ok.error is None and ok.correct and ok.recall
+    assert tagged.error and "video 2" in tagged.error and not tagged.correct
+    assert none.error and "kitchen-9" in none.error
+
+
 def _eval_cli(tmp_path, monkeypatch, *flags: str):
     """Run `egocli eval` with fake models on the kitchen log and the two-question file."""
     monkeypatch.setenv("EGOCLI_LLM", "fake")

@@ -56,3 +56,22 @@ def test_no_tcot_samples_the_scope_evenly(store):
                                                  budget=400, hcc=False, tcot=False))
     times = [e.start_ms for e in ctx.storyline.events]
     assert times == sorted(times) and times[-1] - times[0] > 86_400_000
+
+
+def test_every_option_time_gets_evidence_when_one_span_is_long(store):
+    """A long, dense first option used to take the whole budget; the options after it got nothing."""
+    src = store.add_source("import", "P09-20250101-100000", start_ms=AT, status="done")
+    busy = [NewEvent(AT + i * 2_000, AT + i * 2_000 + 1500, "step", f"knead the dough, pass {i}") for i in range(300)]
+    late = [NewEvent(AT + 1_500_000, AT + 1_503_000, "ingredient", "added basil"),
+            NewEvent(AT + 2_400_000, AT + 2_402_000, "ingredient", "added pepper")]
+    store.add_events(busy + late, source_id=src.id)
+    choices = ("From <TIME 00:00:00.000 video 1> to <TIME 00:10:00.000 video 1>",
+               "From <TIME 00:25:00.000 video 1> to <TIME 00:25:03.000 video 1>",
+               "From <TIME 00:40:00.000 video 1> to <TIME 00:40:02.000 video 1>")
+    req = asker.AskRequest("When was the basil added?", choices, at_ms=AT + 10**8,
+                           videos={1: src.name}, budget=400, hcc=False)
+    ctx = asker.assemble(store, req)
+    contents = [e.content for e in ctx.storyline.events]
+    assert "added basil" in contents and "added pepper" in contents
+    assert sum(c.startswith("knead") for c in contents) >= 5  # the long span still shows its middle
+    assert ctx.storyline.tokens <= 400
