@@ -58,6 +58,33 @@ def progress_bars() -> Iterator[Progress | None]:
         yield bars
 
 
+class Waiting:
+    """A spinner with a message on stderr while something slow runs (nothing when quiet or not a terminal).
+    `done()` takes it down early, e.g. when the first streamed token is about to print."""
+
+    def __init__(self, message: str) -> None:
+        self._status = err.status(message, spinner="dots") if _progress_enabled() else None
+        if self._status is not None:
+            self._status.start()
+
+    def update(self, message: str) -> None:
+        """Change the message."""
+        if self._status is not None:
+            self._status.update(message)
+
+    def done(self) -> None:
+        """Take the spinner down (idempotent)."""
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+    def __enter__(self) -> Waiting:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done()
+
+
 def track(items: Iterable[T], description: str, total: float | None = None) -> Iterator[T]:
     """Iterate with a progress bar on stderr (silent when quiet or not a terminal)."""
     with progress_bars() as bars:

@@ -110,13 +110,23 @@ def ask(ctx: typer.Context,
                            baseline)
     store = open_store(ctx, create=False)
     ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
-    llm, embedder, summariser = load_models(ctx)
-    built, missing = asker.prepare(store, req, summariser, embedder)
-    if missing:
-        ui.warn(f"{missing} summaries missing in this scope: run `egocli summarize`")
-    ctx_ = asker.assemble(store, req, embedder) if embedder is not None or built else ctx_
-    stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
-    result = asker.answer(llm, ctx_, req, on_token=(lambda t: print(t, end="", flush=True)) if stream else None)
+    with ui.Waiting("Loading models...") as waiting:
+        llm, embedder, summariser = load_models(ctx)
+        waiting.update("Preparing the log (vectors, summaries)...")
+        built, missing = asker.prepare(store, req, summariser, embedder)
+        if missing:
+            ui.warn(f"{missing} summaries missing in this scope: run `egocli summarize`")
+        ctx_ = asker.assemble(store, req, embedder) if embedder is not None or built else ctx_
+        stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
+        n = len(ctx_.storyline.events)
+        waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(ctx_.summaries)} summaries"
+                       + (f", {req.votes} votes..." if req.choices else "..."))
+
+        def show(token: str) -> None:
+            waiting.done()
+            print(token, end="", flush=True)
+
+        result = asker.answer(llm, ctx_, req, on_token=show if stream else None)
     if json_:
         ui.emit_json(to_json(result))
         return
