@@ -204,12 +204,14 @@ def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> 
     if not picked:
         shown = {e.id for e in events}
         picked = [h.event for h in ctx.hits if h.event.id in shown]
+    return [citation(ctx, ev) for ev in picked[:limit]]
+
+
+def citation(ctx: Context, ev: Event) -> Citation:
+    """An event as cited: local time, and its offset when it is inside a bound video."""
     renderer = tcot.Renderer(ctx.scope.videos, ctx.scope.at_ms)
-    out = []
-    for ev in picked[:limit]:
-        offset = renderer.stamp(ev.start_ms, ev.source_id) if ev.source_id in renderer.videos else None
-        out.append(Citation(ev.id, format_local(ev.start_ms), offset, ev.content))
-    return out
+    offset = renderer.stamp(ev.start_ms, ev.source_id) if ev.source_id in renderer.videos else None
+    return Citation(ev.id, format_local(ev.start_ms), offset, ev.content)
 
 
 def answer(llm: TextModel, ctx: Context, req: AskRequest,
@@ -228,10 +230,15 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
+def _quoted(line: str) -> str:
+    """A copied log line without its `[time]` stamp and `modality:` label, lower case."""
+    text = re.sub(r"^[^\]]*\]\s*", "", line.strip()) if "]" in line else line.strip()
+    return re.sub(r"^\w+:\s*", "", text).rstrip(". ").lower()
+
+
 def grounded_event(events: list[Event], line: str) -> Event | None:
     """The context event a copied log line refers to (its text contained, or most of its words), else None."""
-    text = re.sub(r"^[^\]]*\]\s*", "", line.strip()) if "]" in line else line.strip()
-    text = re.sub(r"^\w+:\s*", "", text).rstrip(". ").lower()
+    text = _quoted(line)
     words = set(_WORDS.findall(text))
     best, best_share = None, 0.6
     for ev in events:
@@ -250,14 +257,14 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     """A sentence for an open question: the model copies the line it rests on, then answers;
     a line that is not in the context means it found nothing (only the answer part is streamed)."""
     msgs = prompts.open_messages(shared)
-    buffered, streamed, source = "", [], None
+    buffered, streamed, source, shown = "", [], None, False
     pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
     for piece in pieces:
         if streamed:
-            started_text = any(p.strip() for p in streamed)
             streamed.append(piece)
-            if on_token is not None and (started_text or piece.strip()):
-                on_token(piece if started_text else piece.lstrip())
+            if on_token is not None and (shown or piece.strip()):
+                on_token(piece if shown else piece.lstrip())
+                shown = True
             continue
         buffered += piece
         if not ANSWER_MARK.search(buffered):
@@ -271,6 +278,7 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
         streamed.append(rest)
         if on_token is not None and rest:
             on_token(rest)
+            shown = True
     if hasattr(pieces, "close"):
         pieces.close()
     reply = buffered + "".join(streamed[1:])
@@ -291,7 +299,7 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
         text = f"{source.content} ({format_local(source.start_ms)})"
     elif on_token is not None and not streamed:
         on_token(text)
-    cites = [] if text == NOTHING else _with_source(source, cite(ctx, text))
+    cites = [] if text == NOTHING else _with_source(ctx, source, cite(ctx, text))
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
                   llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(reply),
                   time.perf_counter() - started)
@@ -317,7 +325,7 @@ def on_topic(ev: Event | None, ctx: Context, top: int = 3) -> bool:
 def quotes_summary(line: str, ctx: Context) -> bool:
     """Whether a copied line comes from the HCC summaries (a real line, but not an event to rest on);
     a line found nowhere in the context is made up."""
-    text = re.sub(r"^\s*\[[^\]]*\]\s*", "", line).strip().lower()[:60]
+    text = _quoted(line)[:60]
     return len(text) >= 8 and any(text in s.text.lower() for s in ctx.summaries)
 
 
@@ -325,19 +333,13 @@ def best_hit(ctx: Context) -> Event | None:
     """The retrieved event shown in the context that best answers (for 'last time' questions, the newest
     of the strong ones), or None when nothing relevant was retrieved."""
     shown = {e.id for e in ctx.storyline.events}
-    hits = [h for h in retrieval.relevant(ctx.hits) if h.event.id in shown]
-    if not hits:
-        return None
-    if ctx.scope.backwards:
-        strong = [h for h in hits if h.score >= 0.8 * hits[0].score]
-        return max(strong, key=lambda h: h.event.start_ms).event
-    return hits[0].event
+    return next((h.event for h in retrieval.answer_order(ctx.hits, ctx.scope.backwards) if h.event.id in shown), None)
 
 
-def _with_source(source: Event | None, cites: list[Citation], limit: int = 5) -> list[Citation]:
+def _with_source(ctx: Context, source: Event | None, cites: list[Citation], limit: int = 5) -> list[Citation]:
     if source is None:
         return cites
-    own = Citation(source.id, format_local(source.start_ms), None, source.content)
+    own = citation(ctx, source)
     return [own, *(c for c in cites if c.event_id != source.id)][:limit]
 
 

@@ -128,6 +128,17 @@ def relevant(hits: Sequence[Hit]) -> list[Hit]:
     return [h for h in hits if h.bm25 is not None or (h.cosine or 0.0) >= MIN_DENSE]
 
 
+def answer_order(hits: Sequence[Hit], backwards: bool = False) -> list[Hit]:
+    """Relevant hits, best first; for 'last time' questions the strong ones (within 80% of the best score)
+    come newest first, since the most recent match answers."""
+    chosen = relevant(hits)
+    if not backwards or not chosen:
+        return chosen
+    best = chosen[0].score
+    return sorted([h for h in chosen if h.score >= 0.8 * best], key=lambda h: -h.event.start_ms) + \
+        [h for h in chosen if h.score < 0.8 * best]
+
+
 def embed_missing(store: Store, embedder: Embedder, since_ms: int | None = None,
                   until_ms: int | None = None, batch: int = 256, limit: int = 1_000_000):
     """Embed events that have no vector yet (newest first); yields how many were done per batch."""

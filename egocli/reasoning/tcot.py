@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import groupby
 from dataclasses import dataclass, field
 
-from egocli.reasoning.retrieval import Hit, relevant, units
+from egocli.reasoning.retrieval import Hit, answer_order, units
 from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
@@ -88,11 +89,7 @@ def _anchor_windows(scope: Scope, texts: Sequence[str]) -> list[Window]:
 
 
 def _hit_windows(hits: Sequence[Hit], scope: Scope) -> list[Window]:
-    chosen = relevant(hits)
-    if scope.backwards and chosen:
-        best = chosen[0].score
-        chosen = sorted([h for h in chosen if h.score >= 0.8 * best], key=lambda h: -h.event.start_ms) + \
-            [h for h in chosen if h.score < 0.8 * best]
+    chosen = answer_order(hits, scope.backwards)
     return [Window(h.event.start_ms - HIT_PAD_MS, h.event.end_ms + HIT_PAD_MS, h.event.source_id, "hit", 1 + rank)
             for rank, h in enumerate(chosen[:MAX_HIT_WINDOWS])]
 
@@ -116,6 +113,17 @@ def _closest(events: list[Event], centre: int, keep: int) -> list[Event]:
     return sorted(ranked, key=lambda e: (e.start_ms, e.id))
 
 
+def _fit(events: list[Event], centre: int, costs: dict[int, int], budget: int) -> list[Event]:
+    """The most events closest to the centre whose costs (plus a heading's 12) fit the budget, in time order."""
+    kept, used = [], 12
+    for ev in sorted(events, key=lambda e: abs((e.start_ms + e.end_ms) // 2 - centre)):
+        if used + costs[ev.id] > budget:
+            break
+        kept.append(ev)
+        used += costs[ev.id]
+    return sorted(kept, key=lambda e: (e.start_ms, e.id))
+
+
 def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Event], str]) -> list[Window]:
     """Fetch each window's events, best priority first, until the token budget is spent.
 
@@ -124,9 +132,7 @@ def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Eve
     them in time order let one long span starve the options after it."""
     seen: set[int] = set()
     used, kept = 0, []
-    ordered = sorted(windows, key=lambda w: w.priority)
-    groups = [[w for w in ordered if w.priority == p] for p in sorted({w.priority for w in ordered})]
-    for group in groups:
+    for _, group in groupby(sorted(windows, key=lambda w: w.priority), key=lambda w: w.priority):
         fetched = []
         for w in group:
             events = [e for e in store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id)
@@ -140,8 +146,7 @@ def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Eve
         for i, (w, events, costs) in enumerate(fetched):
             share = (budget - used) // (len(fetched) - i)
             before = {e.id for e in events}
-            while events and sum(costs[e.id] for e in events) + 12 > share:
-                events = _closest(events, (w.start_ms + w.end_ms) // 2, len(events) - 1)
+            events = _fit(events, (w.start_ms + w.end_ms) // 2, costs, share)
             seen.difference_update(before - {e.id for e in events})
             if not events:
                 continue
