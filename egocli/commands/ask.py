@@ -28,16 +28,23 @@ def parse_videos(values: list[str] | None) -> dict[int, str]:
 
 
 def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Any, Any, Any]:
-    """(llm, embedder or None, summariser factory) from the registry."""
+    """(llm, embedder or None, summariser factory) from the registry.
+
+    The LLM loads on a second thread while the embedder loads on this one (llama.cpp and numpy release
+    the GIL): on two cores the two loads overlap instead of adding up."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from egocli.models import registry
 
     conf = settings(ctx)
-    llm = registry.load("llm", conf)
-    try:
-        embedder = registry.load("embedder", conf)
-    except ModelError as ex:
-        ui.warn(f"{ex}; retrieval uses words only")
-        embedder = None
+    with ThreadPoolExecutor(1, thread_name_prefix="egocli-llm") as pool:
+        pending = pool.submit(registry.load, "llm", conf)
+        try:
+            embedder = registry.load("embedder", conf)
+        except ModelError as ex:
+            ui.warn(f"{ex}; retrieval uses words only")
+            embedder = None
+        llm = pending.result()
     from egocli.reasoning.hcc import LlmSummariser
 
     summariser = (lambda: LlmSummariser(registry.load("summarizer", conf))) if need_summariser else None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -24,7 +27,7 @@ class LlamaCppModel:
     """
 
     def __init__(self, path: Path, role: str = "llm", context_size: int = 4096, n_threads: int = 2,
-                 seed: int = 0) -> None:
+                 seed: int = 0, kv_dir: Path | None = None) -> None:
         try:
             from llama_cpp import Llama
         except ImportError as ex:
@@ -42,6 +45,8 @@ class LlamaCppModel:
         self.context_size = int(self._llm.n_ctx())
         self._lock = threading.RLock()
         self._pieces: OrderedDict[str, list[int]] = OrderedDict()
+        self.kv_dir = kv_dir
+        """Where `prime_system` keeps evaluated system turns between processes (None: not kept)."""
 
     def generate(self, messages: Sequence[Message] | str, max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
@@ -117,6 +122,83 @@ class LlamaCppModel:
                     raise ModelError(f"{self.role}: {ex}") from ex
             return len(tokens) - done - len(todo)
 
+    def prime_system(self, system: str) -> bool:
+        """Have a chat's system turn in the KV cache before the chat runs; True if it came from disk.
+
+        A one-shot `egocli ask` starts with an empty cache, and evaluating its fixed ~75-token system
+        turn costs ~0.8 s on two cores. The evaluated turn is kept in `kv_dir` (~2 MB, keyed by model
+        file, llama.cpp version and tokens) and restored in milliseconds next time. Only for fixed
+        prompt text: what is primed is written to disk, so never pass personal data here."""
+        prefix = self._system_turn(system)
+        if prefix is None:
+            return False
+        tokens = self.prompt_tokens([prefix])
+        with self._lock:
+            if self._cached(tokens) == len(tokens):
+                return False
+            file = self._kv_file(tokens)
+            if file is not None and file.is_file() and self._restore(file, tokens):
+                return True
+            self.warm([prefix])
+            if file is not None and self._cached(tokens) == len(tokens) and self._llm.n_tokens == len(tokens):
+                self._save(file)
+            return False
+
+    def _system_turn(self, system: str) -> str | None:
+        """The chat-formatted text up to the end of the system turn, if the template puts it first and
+        tokenizes it the same way alone as followed by the rest of a chat."""
+        mark = "\x01"
+        text = self.format_chat([{"role": "system", "content": system}, {"role": "user", "content": mark}])
+        cut = text.find(mark)
+        if cut <= 0 or system not in text[:cut]:
+            return None
+        head = text[:text.index(system) + len(system)]
+        end = text.find("\n", len(head))  # the rest of the system turn's closing line
+        prefix = text[:end + 1] if 0 <= end < cut else head
+        alone = self._llm.tokenize(prefix.encode("utf-8"), add_bos=False, special=True)
+        joined = self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        return prefix if joined[:len(alone)] == alone else None
+
+    def _kv_file(self, tokens: list[int]) -> Path | None:
+        if self.kv_dir is None:
+            return None
+        import llama_cpp
+
+        stat = self.path.stat()
+        key = hashlib.sha256(repr((self.path.name, stat.st_size, stat.st_mtime_ns, llama_cpp.__version__,
+                                   self.context_size, tokens)).encode()).hexdigest()[:24]
+        return self.kv_dir / f"{self.name}-{key}.kv"
+
+    def _restore(self, file: Path, tokens: list[int]) -> bool:
+        import llama_cpp
+
+        data = file.read_bytes()
+        llm = self._llm
+        llm.reset()
+        llm._ctx.kv_cache_clear()
+        buf = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+        if not data or llama_cpp.llama_state_seq_set_data(llm._ctx.ctx, buf, len(data), 0) == 0:
+            llm._ctx.kv_cache_clear()  # a stale or damaged file: evaluate afresh
+            return False
+        llm.input_ids[:len(tokens)] = tokens
+        llm.n_tokens = len(tokens)
+        return True
+
+    def _save(self, file: Path) -> None:
+        import llama_cpp
+
+        ctx = self._llm._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        buf = (ctypes.c_uint8 * size)()
+        n = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(bytes(buf)[:n])
+            tmp.replace(file)
+        except OSError:
+            pass  # a read-only cache only costs the saving
+
     def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
                temperature: float = 0.0) -> Iterator[str]:
         """Stream a raw completion of a prompt given as pieces (already chat-formatted by the
@@ -174,4 +256,4 @@ def load_text_model(choice: Choice, settings: Settings) -> LlamaCppModel:
     if choice.path is None:
         raise ModelError(f"{choice.role}: no model file resolved")
     return LlamaCppModel(choice.path, role=choice.role, context_size=int(section.get("context_size", 4096)),
-                         n_threads=int(section.get("threads", 2)))
+                         n_threads=int(section.get("threads", 2)), kv_dir=settings.model_cache / "kv")

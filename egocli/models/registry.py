@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,9 @@ Progress = Callable[[int, int], None]
 
 _MODEL_SUFFIXES = (".gguf", ".bin", ".pth", ".pt", ".onnx", ".safetensors", ".ggml")
 _LOADED: dict[tuple[str, str, str, str], Any] = {}
+_LOADING: dict[tuple[str, str, str, str], threading.Lock] = {}
+_GUARD = threading.Lock()
+"""One lock per model key: threads loading different models overlap, the same model loads once."""
 
 
 @dataclass(frozen=True)
@@ -240,11 +244,14 @@ def load(role: str, settings: Settings, progress: Progress | None = None) -> Any
 
         return fake_for(role)
     key = (choice.backend, str(choice.path), choice.extra, repr(sorted(settings.section(role).items())))
-    if key not in _LOADED:
-        choice = prepare(role, settings, progress)
-        module_name, func = BACKENDS[choice.backend].split(":")
-        _LOADED[key] = getattr(importlib.import_module(module_name), func)(choice, settings)
-    return _LOADED[key]
+    with _GUARD:
+        lock = _LOADING.setdefault(key, threading.Lock())
+    with lock:
+        if key not in _LOADED:
+            choice = prepare(role, settings, progress)
+            module_name, func = BACKENDS[choice.backend].split(":")
+            _LOADED[key] = getattr(importlib.import_module(module_name), func)(choice, settings)
+        return _LOADED[key]
 
 
 def forget() -> None:

@@ -227,6 +227,14 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
     return _open(llm, ctx, req, shared, started, on_token)
 
 
+def _prime(llm: TextModel, system: str) -> None:
+    """Restore the fixed system turn from the model's KV file when it can (llama.cpp models can: this
+    saves a one-shot `ask` ~0.8 s of prompt evaluation). The system prompts here hold no personal data."""
+    prime = getattr(llm, "prime_system", None)
+    if prime is not None:
+        prime(system)
+
+
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
@@ -257,6 +265,7 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     """A sentence for an open question: the model copies the line it rests on, then answers;
     a line that is not in the context means it found nothing (only the answer part is streamed)."""
     msgs = prompts.open_messages(shared)
+    _prime(llm, msgs[0]["content"])
     buffered, streamed, source, shown = "", [], None, False
     pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
     for piece in pieces:
@@ -347,6 +356,7 @@ def _vote(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
     letters = letters_for(len(req.choices))
     rule = grammar(len(req.choices))
     votes, prompt_tokens, out_tokens = [], 0, 0
+    _prime(llm, prompts.SYSTEM)
     for instruction in prompts.variants(req.votes):
         msgs = prompts.messages(shared, instruction)
         reply = "".join(llm.generate(msgs, max_tokens=2, temperature=0.0, grammar=rule))
