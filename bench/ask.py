@@ -11,8 +11,11 @@ is stored for every event, so the vector table is full size.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import replace
@@ -149,6 +152,25 @@ def bench_llm(store: Store, llm, embedder, count: int = 4) -> None:
     _votes_ratio(store, llm, embedder)
 
 
+def bench_cli(db: Path, count: int = 3) -> None:
+    """What a user waits for: `egocli ask` as a fresh process (Python start, model loading, the answer),
+    on the first open questions."""
+    walls, inner = [], []
+    for question, choices in [q for q in QUESTIONS if not q[1]][:count]:
+        cmd = [sys.executable, "-m", "egocli", "--db", str(db), "ask", question, "--at", "2026-11-30T20:00:00",
+               "--json"]
+        t0 = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, env=os.environ, check=False)
+        walls.append(time.perf_counter() - t0)
+        if out.returncode != 0:
+            print(f"  cli failed ({out.returncode}): {out.stderr.strip()[-200:]}")
+            return
+        inner.append(json.loads(out.stdout)["latency_s"])
+        print(f"  cli {walls[-1]:5.1f} s wall, {inner[-1]:5.1f} s answering  {question!r}", flush=True)
+    print(f"egocli ask as a fresh process (open questions): p50 {statistics.median(walls):.1f} s wall, of which "
+          f"p50 {statistics.median(inner):.1f} s assembling and answering (n={len(walls)})")
+
+
 def _evict(llm) -> None:
     "".join(llm.generate([{"role": "user", "content": "Say ok."}], max_tokens=1))
 
@@ -203,6 +225,7 @@ def main() -> None:
         return
     llm = registry.load("llm", settings)
     bench_llm(store, llm, embedder, args.questions)
+    bench_cli(args.db)
     if args.hdepic_limit:
         bench_hdepic(llm, embedder, args.hdepic_limit)
     print(f"prompt order: context first, variant instruction last ({len(prompts.MCQ_VARIANTS)} variants)",

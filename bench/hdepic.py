@@ -40,6 +40,8 @@ CONFIGS = {
     "no-tcot": replace(FULL, tcot=False),
     "recent": replace(FULL, hcc=False, tcot=False, baseline="recent"),
     "budget600": replace(FULL, budget=600),  # half the context: what the latency target would cost
+    "budget800": replace(FULL, budget=800),
+    "budget900": replace(FULL, budget=900),
 }
 
 
