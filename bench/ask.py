@@ -152,9 +152,9 @@ def bench_llm(store: Store, llm, embedder, count: int = 4) -> None:
     _votes_ratio(store, llm, embedder)
 
 
-def bench_cli(db: Path, count: int = 3) -> None:
+def bench_cli(db: Path, count: int = 7) -> None:
     """What a user waits for: `egocli ask` as a fresh process (Python start, model loading, the answer),
-    on the first open questions."""
+    on the open questions."""
     walls, inner = [], []
     for question, choices in [q for q in QUESTIONS if not q[1]][:count]:
         cmd = [sys.executable, "-m", "egocli", "--db", str(db), "ask", question, "--at", "2026-11-30T20:00:00",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -27,28 +28,29 @@ def parse_videos(values: list[str] | None) -> dict[int, str]:
     return out
 
 
-def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Any, Any, Any]:
-    """(llm, embedder or None, summariser factory) from the registry.
+def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Callable[[], Any], Any, Any]:
+    """(llm getter, embedder or None, summariser factory) from the registry.
 
-    The LLM loads on a second thread while the embedder loads on this one (llama.cpp and numpy release
-    the GIL): on two cores the two loads overlap instead of adding up."""
+    The LLM loads on a second thread while this one loads the embedder and goes on (preparing the log,
+    assembling the context) until it calls the getter, which waits for the load and raises its error.
+    llama.cpp and numpy release the GIL, so on two cores the loads and the rest overlap."""
     from concurrent.futures import ThreadPoolExecutor
 
     from egocli.models import registry
 
     conf = settings(ctx)
-    with ThreadPoolExecutor(1, thread_name_prefix="egocli-llm") as pool:
-        pending = pool.submit(registry.load, "llm", conf)
-        try:
-            embedder = registry.load("embedder", conf)
-        except ModelError as ex:
-            ui.warn(f"{ex}; retrieval uses words only")
-            embedder = None
-        llm = pending.result()
+    pool = ThreadPoolExecutor(1, thread_name_prefix="egocli-llm")
+    pending = pool.submit(registry.load, "llm", conf)
+    pool.shutdown(wait=False)
+    try:
+        embedder = registry.load("embedder", conf)
+    except ModelError as ex:
+        ui.warn(f"{ex}; retrieval uses words only")
+        embedder = None
     from egocli.reasoning.hcc import LlmSummariser
 
     summariser = (lambda: LlmSummariser(registry.load("summarizer", conf))) if need_summariser else None
-    return llm, embedder, summariser
+    return pending.result, embedder, summariser
 
 
 def _read_question(question: str | None) -> str:
@@ -99,7 +101,7 @@ def ask(ctx: typer.Context,
         video: list[str] = typer.Option(None, "--video", help="Bind 'video N' in <TIME> tags: N=SOURCE."),
         votes: int = typer.Option(5, "--votes", help="Prompt variants to majority-vote."),
         budget: int = typer.Option(None, "--budget",
-                                   help="Context tokens for summaries and events (default 500, 1200 with --choice)."),
+                                   help="Context tokens for summaries and events (default 500, 800 with --choice)."),
         no_hcc: bool = typer.Option(False, "--no-hcc", help="No summaries in the context."),
         no_tcot: bool = typer.Option(False, "--no-tcot", help="No T-CoT windows: an even sample of the scope."),
         baseline: str = typer.Option(None, "--baseline",
@@ -118,7 +120,7 @@ def ask(ctx: typer.Context,
     store = open_store(ctx, create=False)
     ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
     with ui.Waiting("Loading models...") as waiting:
-        llm, embedder, summariser = load_models(ctx)
+        get_llm, embedder, summariser = load_models(ctx)
         waiting.update("Preparing the log (vectors, summaries)...")
         built, missing = asker.prepare(store, req, summariser, embedder)
         if missing:
@@ -133,7 +135,7 @@ def ask(ctx: typer.Context,
             waiting.done()
             print(token, end="", flush=True)
 
-        result = asker.answer(llm, ctx_, req, on_token=show if stream else None)
+        result = asker.answer(get_llm(), ctx_, req, on_token=show if stream else None)
     if json_:
         ui.emit_json(to_json(result))
         return

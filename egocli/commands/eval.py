@@ -17,7 +17,7 @@ COLUMNS = ("file", "questions", "accuracy", "context_recall", "mean_latency_s", 
 def eval_(ctx: typer.Context,
           files: list[Path] = typer.Argument(..., help="Question files ({id: {inputs, question, choices, correct_idx}})."),
           votes: int = typer.Option(5, "--votes", help="Prompt variants to majority-vote."),
-          budget: int = typer.Option(1200, "--budget", help="Context tokens."),
+          budget: int = typer.Option(None, "--budget", help="Context tokens (default as for `ask` with choices: 800)."),
           no_hcc: bool = typer.Option(False, "--no-hcc", help="Ablation: no summaries."),
           no_tcot: bool = typer.Option(False, "--no-tcot", help="Ablation: no T-CoT windows."),
           baseline: str = typer.Option(None, "--baseline",
@@ -37,7 +37,8 @@ def eval_(ctx: typer.Context,
             raise NotFound(f"{path}: no such file")
         evaluate.load_questions(path)
     store = open_store(ctx, create=False)
-    llm, embedder, _ = load_models(ctx, need_summariser=False)
+    get_llm, embedder, _ = load_models(ctx, need_summariser=False)
+    llm = get_llm()
     template = asker.AskRequest("?", votes=votes, budget=budget, hcc=not no_hcc, tcot=not no_tcot,
                                 baseline=baseline)
     total = sum(min(len(evaluate.load_questions(p)), limit or 10**9) for p in files)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from egocli.models.fake import HashEmbedder
 from egocli.reasoning import asker, retrieval
-from egocli.store import NewEvent
+from egocli.store import NewEvent, vectors
 
 from .conftest import AT, build_log
 
@@ -75,3 +75,19 @@ def test_every_option_time_gets_evidence_when_one_span_is_long(store):
     assert "added basil" in contents and "added pepper" in contents
     assert sum(c.startswith("knead") for c in contents) >= 5  # the long span still shows its middle
     assert ctx.storyline.tokens <= 400
+
+
+def test_missing_vectors_are_found_whether_counted_first_or_not(store):
+    build_log(store)
+    embedder = HashEmbedder()
+    for count_first in (0, 10**9):  # counting first (a large range) and the plain anti-join agree
+        assert len(vectors.missing(store, embedder.name, count_first=count_first)) == store.count()
+    assert sum(retrieval.embed_missing(store, embedder)) == store.count()
+    newest = store.add_events([NewEvent(AT + 1000, AT + 2000, "speech", "the plumber comes on Friday")])[0]
+    store.add_events([NewEvent(AT - 5000, AT - 4000, "visual", "a blue umbrella by the door")])
+    for count_first in (0, 10**9):
+        todo = vectors.missing(store, embedder.name, count_first=count_first)
+        assert len(todo) == 2 and todo[0][0] == newest
+        assert vectors.missing(store, embedder.name, AT, None, count_first=count_first) == todo[:1]
+    assert sum(retrieval.embed_missing(store, embedder)) == 2
+    assert vectors.missing(store, embedder.name, count_first=0) == []
