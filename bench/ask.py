@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -160,7 +159,7 @@ def bench_cli(db: Path, count: int = 7) -> None:
         cmd = [sys.executable, "-m", "egocli", "--db", str(db), "ask", question, "--at", "2026-11-30T20:00:00",
                "--json"]
         t0 = time.perf_counter()
-        out = subprocess.run(cmd, capture_output=True, text=True, env=os.environ, check=False)
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False)
         walls.append(time.perf_counter() - t0)
         if out.returncode != 0:
             print(f"  cli failed ({out.returncode}): {out.stderr.strip()[-200:]}")

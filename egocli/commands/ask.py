@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import asdict
 from collections.abc import Callable
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 import typer

@@ -47,6 +47,7 @@ class LlamaCppModel:
         self._pieces: OrderedDict[str, list[int]] = OrderedDict()
         self.kv_dir = kv_dir
         """Where `prime_system` keeps evaluated system turns between processes (None: not kept)."""
+        self._turns: dict[str, str | None] = {}
 
     def generate(self, messages: Sequence[Message] | str, max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
@@ -129,7 +130,9 @@ class LlamaCppModel:
         turn costs ~0.8 s on two cores. The evaluated turn is kept in `kv_dir` (~2 MB, keyed by model
         file, llama.cpp version and tokens) and restored in milliseconds next time. Only for fixed
         prompt text: what is primed is written to disk, so never pass personal data here."""
-        prefix = self._system_turn(system)
+        if system not in self._turns:  # formatted and checked once per system text, not per question
+            self._turns[system] = self._system_turn(system)
+        prefix = self._turns[system]
         if prefix is None:
             return False
         tokens = self.prompt_tokens([prefix])

@@ -143,8 +143,9 @@ def embed_missing(store: Store, embedder: Embedder, since_ms: int | None = None,
                   until_ms: int | None = None, batch: int = 256, limit: int = 1_000_000):
     """Embed events that have no vector yet (newest first); yields how many were done per batch."""
     done = 0
-    while done < limit:
-        todo = vectors.missing(store, embedder.name, since_ms, until_ms, min(batch, limit - done))
+    while done < limit:  # the cheap "anything missing?" count runs before the first batch only
+        todo = vectors.missing(store, embedder.name, since_ms, until_ms, min(batch, limit - done),
+                               **({} if done == 0 else {"count_first": None}))
         if not todo:
             return
         ids = [i for i, _ in todo]

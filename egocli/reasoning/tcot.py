@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import groupby
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from egocli.reasoning.retrieval import Hit, answer_order, units
 from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
