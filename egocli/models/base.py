@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -47,12 +47,47 @@ class TextModel(Protocol):
 
     def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Iterator[str]:
-        """Stream the reply's text pieces for a chat (optionally grammar/schema constrained)."""
+                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
+        """Stream the reply's text pieces for a chat (optionally grammar/schema constrained); close() stops it."""
         ...
 
     def count_tokens(self, text: str) -> int:
         """How many tokens text takes in this model's vocabulary."""
+        ...
+
+
+@runtime_checkable
+class PrefixCachedModel(TextModel, Protocol):
+    """A TextModel that keeps evaluated prompt tokens (a KV cache), so a prompt sharing a prefix with
+    earlier work costs only its new tokens: callers put the stable part first and pre-fill it while idle.
+
+    Every text model egocli loads for the `llm` role implements this (the fakes too); `kv_cache` says
+    whether pre-filling actually saves anything, so callers choose a path without probing the model."""
+
+    kv_cache: bool
+    """True when `warm` keeps what it evaluates for later `stream` calls; False for a model that accepts
+    the calls but keeps nothing (then `generate` on the whole chat is just as good)."""
+
+    def format_chat(self, messages: Sequence[Message]) -> str:
+        """The prompt text the model sees for a chat, ending with the assistant's reply header."""
+        ...
+
+    def count_chat_tokens(self, messages: Sequence[Message]) -> int:
+        """Tokens the chat takes once formatted with the model's chat template."""
+        ...
+
+    def prime_system(self, system: str) -> bool:
+        """Have a chat's fixed system turn evaluated before the chat runs; True if it came from disk."""
+        ...
+
+    def warm(self, pieces: Sequence[str], limit: int | None = None) -> int:
+        """Evaluate a prompt prefix (given as pieces) ahead of time, at most `limit` new tokens;
+        returns how many tokens still wait to be evaluated."""
+        ...
+
+    def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
+               temperature: float = 0.0) -> Generator[str, None, None]:
+        """Stream a raw completion of an already chat-formatted prompt given as pieces."""
         ...
 
 
@@ -121,3 +156,7 @@ class Speaker(Protocol):
     def speak(self, text: str) -> tuple[np.ndarray, int]:
         """(float32 mono samples in [-1, 1], sample rate)."""
         ...
+
+
+Model = TextModel | Embedder | Transcriber | Labeler | Reader | Narrator | Speaker
+"""Any role's model, for code that picks the role at run time (`models check`, a server warming up)."""

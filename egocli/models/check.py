@@ -12,6 +12,7 @@ import numpy as np
 from egocli.config import ROLES, Settings
 from egocli.errors import EgoError, ModelError
 from egocli.models import registry
+from egocli.models.base import PrefixCachedModel
 
 
 @dataclass
@@ -53,7 +54,7 @@ def _text_frame(text: str) -> np.ndarray:
     return frame
 
 
-def _check_text(model: Any, settings: Settings) -> tuple[str, dict[str, float]]:
+def _check_text(model: PrefixCachedModel, settings: Settings) -> tuple[str, dict[str, float]]:
     messages = [{"role": "system", "content": "Answer in one short sentence."},
                 {"role": "user", "content": "What colour is a clear daytime sky?"}]
     start = time.perf_counter()
@@ -66,7 +67,7 @@ def _check_text(model: Any, settings: Settings) -> tuple[str, dict[str, float]]:
     text = "".join(pieces).strip()
     if not text:
         raise ModelError("the model produced no text")
-    prompt_tokens = model.count_chat_tokens(messages) if hasattr(model, "count_chat_tokens") else 0
+    prompt_tokens = model.count_chat_tokens(messages)
     gen_tokens = model.count_tokens(text)
     first = first or end
     metrics = {"prompt_tok_s": prompt_tokens / max(first - start, 1e-6),

@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from typing import Any
 
 import numpy as np
 
-from egocli.models.base import Message, Segment, TextRegion
+from egocli.models.base import Message, Model, PrefixCachedModel, Segment, TextRegion
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -45,15 +45,35 @@ def _grammar_choice(grammar: str) -> str | None:
     return match.group(1) if match else None
 
 
-class EchoModel:
-    """A TextModel that echoes the last user message; honours json_schema and simple grammars."""
+def _cut(text: str, stop: Sequence[str] | None) -> str:
+    for cut in stop or ():
+        if cut and cut in text:
+            text = text.split(cut, 1)[0]
+    return text
+
+
+def _words(text: str, max_tokens: int) -> Generator[str, None, None]:
+    for i, word in enumerate(text.split(" ")[:max_tokens]):
+        yield word if i == 0 else " " + word
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_USER_TURN = "<|im_start|>user\n"
+
+
+class EchoModel(PrefixCachedModel):
+    """A TextModel that echoes the last user message; honours json_schema and simple grammars.
+
+    It takes the pre-fill calls but keeps nothing (`kv_cache` False): `stream` echoes the last user
+    turn of the formatted prompt, so both answer paths say the same."""
 
     name = "fake-echo"
     context_size = 4096
+    kv_cache = False
 
     def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Iterator[str]:
+                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
         """Yield the last user message word by word (or a schema-valid JSON / grammar literal)."""
         if json_schema is not None:
             yield json.dumps(_schema_example(json_schema))
@@ -64,44 +84,117 @@ class EchoModel:
                 yield literal
                 return
         last = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
-        text = f"echo: {last}"
-        for cut in stop or ():
-            if cut and cut in text:
-                text = text.split(cut, 1)[0]
-        words = text.split(" ")[:max_tokens]
-        for i, word in enumerate(words):
-            yield word if i == 0 else " " + word
+        yield from _words(_cut(f"echo: {last}", stop), max_tokens)
 
     def count_tokens(self, text: str) -> int:
         """Whitespace-separated words plus punctuation runs, roughly like a BPE count."""
-        return len(re.findall(r"\w+|[^\w\s]", text))
+        return len(_TOKEN.findall(text))
 
     def count_chat_tokens(self, messages: Sequence[Message]) -> int:
         """Tokens of every message plus 4 per message for the chat template's markers."""
         return sum(self.count_tokens(m["content"]) + 4 for m in messages) + 3
 
+    def format_chat(self, messages: Sequence[Message]) -> str:
+        """The chat in ChatML, ending with the assistant's header."""
+        return "".join(f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages) \
+            + "<|im_start|>assistant\n"
+
+    def prime_system(self, system: str) -> bool:
+        """Nothing to keep: never restored from disk."""
+        return False
+
+    def warm(self, pieces: Sequence[str], limit: int | None = None) -> int:
+        """Nothing to keep: nothing left to evaluate."""
+        return 0
+
+    def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
+               temperature: float = 0.0) -> Generator[str, None, None]:
+        """Echo the last user turn of a ChatML prompt (the whole prompt if it has none), word by word."""
+        text = "".join(pieces)
+        if _USER_TURN in text:
+            text = text.rsplit(_USER_TURN, 1)[1].split("<|im_end|>", 1)[0]
+        yield from _words(_cut(f"echo: {text}", stop), max_tokens)
+
 
 class ScriptedModel(EchoModel):
-    """A TextModel that replies with the given texts in turn (the last one repeats), word by word:
-    for testing what callers make of a particular reply (a misquoted line, a refusal, a malformed letter)."""
+    """A recording PrefixCachedModel that replies with prepared texts in turn (the last one repeats), word by
+    word: for testing what callers make of a particular reply (a misquoted line, a refusal, a malformed plan)
+    and what they send. Replies that are not strings are sent as JSON.
+
+    With `kv_cache` (the default) it keeps a simulated KV cache of prompt tokens, so tests can check the
+    pre-fill path without llama.cpp: `fresh` holds, per answer, the prompt tokens not already cached."""
 
     name = "fake-scripted"
 
-    def __init__(self, *replies: str) -> None:
-        self.replies = list(replies) or [""]
+    def __init__(self, *replies: Any, kv_cache: bool = True) -> None:
+        self.replies = [r if isinstance(r, str) else json.dumps(r) for r in replies] or [""]
+        self.kv_cache = kv_cache
         self.calls = 0
+        """Replies given so far (generate and stream)."""
+        self.prompts: list[list[Message]] = []
+        """Every chat given to generate, in order."""
+        self.streamed: list[list[str]] = []
+        """Every prompt given to stream, as its pieces."""
+        self.primed: list[str] = []
+        """Every system text given to prime_system."""
+        self.fresh: list[int] = []
+        """Per generate/stream call: prompt tokens evaluated before the reply (the rest was cached)."""
+        self._cache: list[str] = []
+
+    def _reply(self, max_tokens: int, stop: Sequence[str] | None) -> Generator[str, None, None]:
+        text = self.replies[min(self.calls, len(self.replies) - 1)]
+        self.calls += 1
+        yield from _words(_cut(text, stop), max_tokens)
 
     def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Iterator[str]:
+                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
         """Yield the next scripted reply (cut at the first stop string), word by word."""
-        text = self.replies[min(self.calls, len(self.replies) - 1)]
-        self.calls += 1
-        for cut in stop or ():
-            if cut and cut in text:
-                text = text.split(cut, 1)[0]
-        for i, word in enumerate(text.split(" ")[:max_tokens]):
-            yield word if i == 0 else " " + word
+        self.prompts.append([dict(m) for m in messages])
+        self.fresh.append(self._evaluate([self.format_chat(messages)]))
+        yield from self._reply(max_tokens, stop)
+
+    def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
+               temperature: float = 0.0) -> Generator[str, None, None]:
+        """Yield the next scripted reply for a raw prompt, after 'evaluating' what the cache lacks."""
+        self.streamed.append(list(pieces))
+        self.fresh.append(self._evaluate(pieces))
+        yield from self._reply(max_tokens, stop)
+
+    def prime_system(self, system: str) -> bool:
+        """Put the system turn in the simulated cache (never from disk: returns False)."""
+        self.primed.append(system)
+        self.warm([self.format_chat([{"role": "system", "content": system}]).rsplit("<|im_start|>", 1)[0]])
+        return False
+
+    def warm(self, pieces: Sequence[str], limit: int | None = None) -> int:
+        """'Evaluate' up to `limit` uncached tokens of a prompt prefix; returns how many remain."""
+        if not self.kv_cache:
+            return 0
+        tokens = self.prompt_tokens(pieces)
+        done = self.cached_tokens(pieces)
+        todo = len(tokens) - done if limit is None else min(limit, len(tokens) - done)
+        self._cache = tokens[:done + todo]
+        return len(tokens) - done - todo
+
+    def prompt_tokens(self, pieces: Sequence[str]) -> list[str]:
+        """The prompt's tokens, each piece tokenized on its own (as LlamaCppModel does)."""
+        return [tok for piece in pieces for tok in _TOKEN.findall(piece)]
+
+    def cached_tokens(self, pieces: Sequence[str]) -> int:
+        """How many leading tokens of the prompt the simulated cache holds."""
+        tokens, n = self.prompt_tokens(pieces), 0
+        while n < min(len(tokens), len(self._cache)) and tokens[n] == self._cache[n]:
+            n += 1
+        return n
+
+    def _evaluate(self, pieces: Sequence[str]) -> int:
+        tokens = self.prompt_tokens(pieces)
+        if not self.kv_cache:
+            return len(tokens)
+        done = self.cached_tokens(pieces)
+        self._cache = tokens
+        return len(tokens) - done
 
 
 class HashEmbedder:
@@ -210,9 +303,9 @@ class ToneSpeaker:
         return np.concatenate(pieces), rate
 
 
-def fake_for(role: str) -> Any:
+def fake_for(role: str) -> Model:
     """The deterministic fake implementing the Protocol of a role."""
-    makers: dict[str, Any] = {
+    makers: dict[str, type[Model]] = {
         "llm": EchoModel, "summarizer": EchoModel, "embedder": HashEmbedder, "asr": FixedTranscriber,
         "labeler": ColourLabeler, "ocr": FixedReader, "tts": ToneSpeaker, "narrator": CaptionNarrator,
     }

@@ -7,24 +7,26 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from egocli.errors import ModelError
-from egocli.models.base import Message
+from egocli.models.base import Message, PrefixCachedModel
 
 if TYPE_CHECKING:
     from egocli.config import Settings
     from egocli.models.registry import Choice
 
 
-class LlamaCppModel:
+class LlamaCppModel(PrefixCachedModel):
     """A local GGUF chat model; keeps llama.cpp's KV cache so prompts sharing a prefix are cheap.
 
     llama-cpp-python reuses the longest common token prefix with the previous call, so callers
     should put the stable part of a prompt (system text, context) first and the varying part last.
     """
+
+    kv_cache = True
 
     def __init__(self, path: Path, role: str = "llm", context_size: int = 4096, n_threads: int = 2,
                  seed: int = 0, kv_dir: Path | None = None) -> None:
@@ -51,7 +53,7 @@ class LlamaCppModel:
 
     def generate(self, messages: Sequence[Message] | str, max_tokens: int = 256, temperature: float = 0.0,
                  grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Iterator[str]:
+                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
         """Stream the reply's text pieces for a chat (optionally grammar/schema constrained)."""
         if grammar is not None and json_schema is not None:
             raise ValueError("give either grammar or json_schema, not both")
@@ -203,7 +205,7 @@ class LlamaCppModel:
             pass  # a read-only cache only costs the saving
 
     def stream(self, pieces: Sequence[str], max_tokens: int = 128, stop: Sequence[str] | None = None,
-               temperature: float = 0.0) -> Iterator[str]:
+               temperature: float = 0.0) -> Generator[str, None, None]:
         """Stream a raw completion of a prompt given as pieces (already chat-formatted by the
         caller); only the tokens past the cached prefix are evaluated before the first token."""
         tokens = self.prompt_tokens(pieces)

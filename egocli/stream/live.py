@@ -55,13 +55,11 @@ class Line:
 
 def template_parts(model: Any) -> tuple[str, str, str]:
     """(head, middle, tail) of the model's chat template around a system and a user message."""
-    fmt = getattr(model, "format_chat", None)
-    if fmt is not None:
-        text = fmt([{"role": "system", "content": _MARK_SYSTEM}, {"role": "user", "content": _MARK_USER}])
-        if text.count(_MARK_SYSTEM) == 1 and text.count(_MARK_USER) == 1:
-            head, rest = text.split(_MARK_SYSTEM)
-            middle, tail = rest.split(_MARK_USER)
-            return head, middle, tail
+    text = model.format_chat([{"role": "system", "content": _MARK_SYSTEM}, {"role": "user", "content": _MARK_USER}])
+    if text.count(_MARK_SYSTEM) == 1 and text.count(_MARK_USER) == 1:
+        head, rest = text.split(_MARK_SYSTEM)
+        middle, tail = rest.split(_MARK_USER)
+        return head, middle, tail
     return "<|im_start|>system\n", "<|im_end|>\n<|im_start|>user\n", "<|im_end|>\n<|im_start|>assistant\n"
 
 
@@ -89,12 +87,12 @@ class LiveContext:
     def __init__(self, model: Any, budget: int = 700, keep: float = 0.6) -> None:
         self.model, self.budget, self.keep = model, budget, keep
         self.head, self.middle, self.tail = template_parts(model)
-        self._count: Callable[[str], int] = getattr(model, "count_tokens", lambda t: len(t.split()))
+        self._count: Callable[[str], int] = model.count_tokens
         self._lines: list[Line] = []
         self._ids: set[int] = set()
         self._tokens = 0
         self._lock = threading.Lock()
-        self.prefilled = hasattr(model, "warm") and hasattr(model, "stream")
+        self.prefilled = model.kv_cache
         """Whether the model keeps a KV cache we can pre-fill (the fake model does not)."""
 
     # ---- the window ---------------------------------------------------

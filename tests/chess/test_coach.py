@@ -2,37 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any
-
 import chess
 
 from egocli.chess.coach import explain, validate
 from egocli.chess.engine import EngineLine
+from egocli.models.fake import ScriptedModel
 
 SCHOLARS = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 LINES = [EngineLine(san=["Qxf7#"], uci=["h5f7"], cp=None, mate=1, win=1.0),
          EngineLine(san=["Qh4", "Be7"], uci=["h5h4", "f8e7"], cp=-93, mate=None, win=0.41)]
-
-
-class ScriptedModel:
-    """A TextModel (Protocol boundary) that replies with fixed texts in turn."""
-
-    name = "scripted"
-    context_size = 2048
-
-    def __init__(self, replies: list[str]) -> None:
-        self.replies, self.calls = replies, 0
-
-    def generate(self, messages: Sequence[dict[str, str]], max_tokens: int = 256, temperature: float = 0.0,
-                 grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Iterator[str]:
-        reply = self.replies[min(self.calls, len(self.replies) - 1)]
-        self.calls += 1
-        yield from reply.split(" ")[:1] + [" " + w for w in reply.split(" ")[1:]]
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
 
 
 def test_validation_rejects_an_illegal_move() -> None:
@@ -43,7 +21,7 @@ def test_validation_rejects_an_illegal_move() -> None:
 
 
 def test_bad_explanation_falls_back_to_the_template() -> None:
-    model = ScriptedModel(["Play Nxe5 and then Qxe5.", "Castle with O-O and play d4 next."])
+    model = ScriptedModel("Play Nxe5 and then Qxe5.", "Castle with O-O and play d4 next.")
     result = explain(chess.Board(SCHOLARS), LINES, model)
     assert model.calls == 2
     assert result.source == "template"
@@ -51,6 +29,6 @@ def test_bad_explanation_falls_back_to_the_template() -> None:
 
 
 def test_good_explanation_is_kept() -> None:
-    model = ScriptedModel(["Qxf7# is checkmate. The queen takes on f7 and the bishop on c4 protects it."])
+    model = ScriptedModel("Qxf7# is checkmate. The queen takes on f7 and the bishop on c4 protects it.")
     result = explain(chess.Board(SCHOLARS), LINES, model)
     assert result.source == "llm" and result.text.startswith("Qxf7#")
