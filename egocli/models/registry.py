@@ -1,8 +1,10 @@
 """Finds the model for each role, assembles part packages once, and loads backends (cached per process).
 
-`load(role, settings)` is the one entry point the rest of egocli uses. A role's setting
-(`settings.models[role]`, from flag > EGOCLI_<ROLE> > config.toml) may be 'fake', a known model
-name (see catalog.SPECS), or a path to a model file or folder.
+One typed loader per role is the entry point the rest of egocli uses (`load_llm(settings)` ->
+PrefixCachedModel, `load_embedder(settings)` -> Embedder, ...); `load(role, settings)` is for code
+that picks the role at run time. A role's setting (`settings.models[role]`, from flag >
+EGOCLI_<ROLE> > config.toml) may be 'fake', a known model name (see catalog.SPECS), or a path to a
+model file or folder.
 """
 
 from __future__ import annotations
@@ -13,18 +15,20 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from egocli.config import ROLES, Settings
 from egocli.errors import ModelError, UsageError
 from egocli.models import catalog
+from egocli.models.base import (Embedder, Labeler, Model, Narrator, PrefixCachedModel, Reader, Speaker, TextModel,
+                                Transcriber)
 from egocli.models.catalog import ModelSpec
 
 Progress = Callable[[int, int], None]
 """Called with (bytes done, bytes total) while a model is assembled."""
 
 _MODEL_SUFFIXES = (".gguf", ".bin", ".pth", ".pt", ".onnx", ".safetensors", ".ggml")
-_LOADED: dict[tuple[str, str, str, str], Any] = {}
+_LOADED: dict[tuple[str, str, str, str], Model] = {}
 _LOADING: dict[tuple[str, str, str, str], threading.Lock] = {}
 _GUARD = threading.Lock()
 """One lock per model key: threads loading different models overlap, the same model loads once."""
@@ -235,8 +239,8 @@ BACKENDS = {
 """Backend name -> 'module:function(choice, settings)' building the Protocol object."""
 
 
-def load(role: str, settings: Settings, progress: Progress | None = None) -> Any:
-    """The Protocol object for a role (loaded once per process and model file)."""
+def load(role: str, settings: Settings, progress: Progress | None = None) -> Model:
+    """The Protocol object for a role (loaded once per process and model file); prefer the typed loaders."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     choice = resolve(role, settings)
     if choice.backend == "fake":
@@ -252,6 +256,46 @@ def load(role: str, settings: Settings, progress: Progress | None = None) -> Any
             module_name, func = BACKENDS[choice.backend].split(":")
             _LOADED[key] = getattr(importlib.import_module(module_name), func)(choice, settings)
         return _LOADED[key]
+
+
+def load_llm(settings: Settings, progress: Progress | None = None) -> PrefixCachedModel:
+    """The text model answering questions (llama.cpp, or the echo fake): prefix-cached."""
+    return cast(PrefixCachedModel, load("llm", settings, progress))
+
+
+def load_summarizer(settings: Settings, progress: Progress | None = None) -> TextModel:
+    """The text model writing HCC summaries (the llm unless configured apart)."""
+    return cast(TextModel, load("summarizer", settings, progress))
+
+
+def load_embedder(settings: Settings, progress: Progress | None = None) -> Embedder:
+    """The sentence embedder for retrieval."""
+    return cast(Embedder, load("embedder", settings, progress))
+
+
+def load_asr(settings: Settings, progress: Progress | None = None) -> Transcriber:
+    """The speech recogniser."""
+    return cast(Transcriber, load("asr", settings, progress))
+
+
+def load_labeler(settings: Settings, progress: Progress | None = None) -> Labeler:
+    """The image labeler."""
+    return cast(Labeler, load("labeler", settings, progress))
+
+
+def load_ocr(settings: Settings, progress: Progress | None = None) -> Reader:
+    """The text reader (OCR)."""
+    return cast(Reader, load("ocr", settings, progress))
+
+
+def load_tts(settings: Settings, progress: Progress | None = None) -> Speaker:
+    """The speech synthesiser."""
+    return cast(Speaker, load("tts", settings, progress))
+
+
+def load_narrator(settings: Settings, progress: Progress | None = None) -> Narrator:
+    """The vision-language model describing frames."""
+    return cast(Narrator, load("narrator", settings, progress))
 
 
 def forget() -> None:
