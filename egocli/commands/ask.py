@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +10,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
-from egocli.errors import ModelError, UsageError
+from egocli.errors import UsageError
 if TYPE_CHECKING:
     from egocli.reasoning import asker
 from egocli.timeutil import parse_time_ms
@@ -26,31 +25,6 @@ def parse_videos(values: list[str] | None) -> dict[int, str]:
             raise UsageError(f"--video takes N=SOURCE (e.g. 1=P01-20240202-110250), not {value!r}")
         out[int(number)] = source.strip()
     return out
-
-
-def load_models(ctx: typer.Context, need_summariser: bool = True) -> tuple[Callable[[], Any], Any, Any]:
-    """(llm getter, embedder or None, summariser factory) from the registry.
-
-    The LLM loads on a second thread while this one loads the embedder and goes on (preparing the log,
-    assembling the context) until it calls the getter, which waits for the load and raises its error.
-    llama.cpp and numpy release the GIL, so on two cores the loads and the rest overlap."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from egocli.models import registry
-
-    conf = settings(ctx)
-    pool = ThreadPoolExecutor(1, thread_name_prefix="egocli-llm")
-    pending = pool.submit(registry.load, "llm", conf)
-    pool.shutdown(wait=False)
-    try:
-        embedder = registry.load("embedder", conf)
-    except ModelError as ex:
-        ui.warn(f"{ex}; retrieval uses words only")
-        embedder = None
-    from egocli.reasoning.hcc import LlmSummariser
-
-    summariser = (lambda: LlmSummariser(registry.load("summarizer", conf))) if need_summariser else None
-    return pending.result, embedder, summariser
 
 
 def _read_question(question: str | None) -> str:
@@ -113,29 +87,30 @@ def ask(ctx: typer.Context,
     if votes < 1 or (budget is not None and budget < 100):
         raise UsageError("--votes must be at least 1 and --budget at least 100")
     from egocli.reasoning import asker
+    from egocli.reasoning.service import AskService
 
     req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
                            parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
                            baseline)
     store = open_store(ctx, create=False)
-    ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
+    scope = AskService.scope(store, req)  # checks the question and scope before loading any model
     with ui.Waiting("Loading models...") as waiting:
-        get_llm, embedder, summariser = load_models(ctx)
+        service = AskService.from_settings(settings(ctx), warn=ui.warn)
         waiting.update("Preparing the log (vectors, summaries)...")
-        built, missing = asker.prepare(store, req, summariser, embedder)
-        if missing:
-            ui.warn(f"{missing} summaries missing in this scope: run `egocli summarize`")
-        ctx_ = asker.assemble(store, req, embedder) if embedder is not None or built else ctx_
+        prepared = service.prepare(store, req, scope)
+        if prepared.missing:
+            ui.warn(f"{prepared.missing} summaries missing in this scope: run `egocli summarize`")
+        evidence = service.evidence(store, req, scope)
         stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
-        n = len(ctx_.storyline.events)
-        waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(ctx_.summaries)} summaries"
+        n = len(evidence.storyline.events)
+        waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(evidence.summaries)} summaries"
                        + (f", {req.votes} votes..." if req.choices else "..."))
 
         def show(token: str) -> None:
             waiting.done()
             print(token, end="", flush=True)
 
-        result = asker.answer(get_llm(), ctx_, req, on_token=show if stream else None)
+        result = service.answer(evidence, req, on_token=show if stream else None)
     if json_:
         ui.emit_json(to_json(result))
         return

@@ -7,8 +7,7 @@ from pathlib import Path
 import typer
 
 from egocli import ui
-from egocli.commands.ask import load_models
-from egocli.commands.common import JSON, open_store
+from egocli.commands.common import JSON, open_store, settings
 from egocli.errors import NotFound, UsageError
 
 COLUMNS = ("file", "questions", "accuracy", "context_recall", "mean_latency_s", "tokens_per_question", "errors")
@@ -27,6 +26,7 @@ def eval_(ctx: typer.Context,
           json_: bool = JSON) -> None:
     """Accuracy overall and per file, context recall, mean latency and tokens per question."""
     from egocli.reasoning import asker, evaluate
+    from egocli.reasoning.service import AS_IS, AskService
 
     if votes < 1 or (limit is not None and limit < 1):
         raise UsageError("--votes and --limit must be at least 1")
@@ -37,12 +37,12 @@ def eval_(ctx: typer.Context,
             raise NotFound(f"{path}: no such file")
         evaluate.load_questions(path)
     store = open_store(ctx, create=False)
-    get_llm, embedder, _ = load_models(ctx, need_summariser=False)
-    llm = get_llm()
+    service = AskService.from_settings(settings(ctx), AS_IS, warn=ui.warn)
+    service.llm()  # a model that cannot load fails the command, not every question
     template = asker.AskRequest("?", votes=votes, budget=budget, hcc=not no_hcc, tcot=not no_tcot,
                                 baseline=baseline)
     total = sum(min(len(evaluate.load_questions(p)), limit or 10**9) for p in files)
-    results = list(ui.track(evaluate.run(store, llm, files, template, embedder, limit), "questions", total=total))
+    results = list(ui.track(evaluate.run_with(store, service, files, template, limit), "questions", total=total))
     rep = evaluate.report(results)
     if json_:
         doc = rep.as_json()

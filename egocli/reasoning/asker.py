@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from egocli.errors import InputError, NotFound, UsageError
-from egocli.models.base import Embedder, TextModel
-from egocli.reasoning import hcc, prompts, retrieval, tcot
+from egocli.errors import InputError, UsageError
+from egocli.models.base import Embedder, PrefixCachedModel
+from egocli.reasoning import hcc, preparation, prompts, retrieval, tcot
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
-from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_scope, parse_tags
+from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.store import Event, Store
 from egocli.store.summaries import Summary
 from egocli.timeutil import format_local, now_ms
@@ -130,33 +130,22 @@ class Answer:
     """Seconds from question to answer."""
 
 
-def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
-    """Resolve 'video N' -> source name/id into bound videos."""
-    out = {}
-    for number, ref in mapping.items():
-        src = store.find_source(name=ref)
-        if src is None and str(ref).isdigit():
-            try:
-                src = store.get_source(int(ref))
-            except NotFound:
-                src = None
-        if src is None:
-            raise NotFound(f"video {number}: no source named {ref!r} (see `egocli stats`)")
-        start = src.start_ms if src.start_ms is not None else 0
-        out[number] = BoundVideo(number, src.id, src.name, start)
-    return out
-
-
-def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) -> Context:
-    """Scope, retrieval, storyline and summaries for a question (no model call)."""
+def scope_of(store: Store, req: AskRequest) -> Scope:
+    """Check a question and find where in the log it looks (no model needed): the first step of an answer."""
     if not req.question.strip():
         raise UsageError("empty question")
     if req.choices and len(req.choices) > 5:
         raise UsageError("at most 5 choices (A-E)")
     if store.count() == 0:
         raise InputError("the event log is empty: import or ingest something first")
-    scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
-                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
+    if req.baseline is not None and req.baseline not in BASELINES:
+        raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
+    return parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
+                       bind_videos(store, req.videos), req.since_ms, req.until_ms)
+
+
+def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | None = None) -> Context:
+    """The evidence in a scope: retrieval hits, T-CoT windows around them and HCC summaries (no model call)."""
     if req.baseline is not None:
         return _baseline(store, req, scope)
     text = retrieval.query_text(req.question, req.choices)
@@ -169,13 +158,16 @@ def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) ->
     return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant)
 
 
+def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) -> Context:
+    """Scope, retrieval, storyline and summaries for a question (no model call)."""
+    return gather(store, req, scope_of(store, req), embedder)
+
+
 BASELINES = ("recent",)
 """Context-building baselines `--baseline` accepts."""
 
 
 def _baseline(store: Store, req: AskRequest, scope: Scope) -> Context:
-    if req.baseline not in BASELINES:
-        raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
     story = tcot.recent(store, scope, req.tokens)
     return Context(scope, prompts.rewrite_question(req.question, scope), story, [], [], bool(story.events))
 
@@ -216,7 +208,7 @@ def citation(ctx: Context, ev: Event) -> Citation:
     return Citation(ev.id, format_local(ev.start_ms), offset, ev.content)
 
 
-def answer(llm: TextModel, ctx: Context, req: AskRequest,
+def answer(llm: PrefixCachedModel, ctx: Context, req: AskRequest,
            on_token: Callable[[str], None] | None = None) -> Answer:
     """Run the model on an assembled context: voted letter for choices, a sentence otherwise."""
     started = time.perf_counter()
@@ -227,14 +219,6 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
     if req.choices:
         return _vote(llm, ctx, req, shared, started)
     return _open(llm, ctx, req, shared, started, on_token)
-
-
-def _prime(llm: TextModel, system: str) -> None:
-    """Restore the fixed system turn from the model's KV file when it can (llama.cpp models can: this
-    saves a one-shot `ask` ~0.8 s of prompt evaluation). The system prompts here hold no personal data."""
-    prime = getattr(llm, "prime_system", None)
-    if prime is not None:
-        prime(system)
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -262,12 +246,12 @@ def grounded_event(events: list[Event], line: str) -> Event | None:
     return best
 
 
-def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: float,
+def _open(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, started: float,
           on_token: Callable[[str], None] | None) -> Answer:
     """A sentence for an open question: the model copies the line it rests on, then answers;
     a line that is not in the context means it found nothing (only the answer part is streamed)."""
     msgs = prompts.open_messages(shared)
-    _prime(llm, msgs[0]["content"])
+    llm.prime_system(msgs[0]["content"])  # the fixed system turn (no personal data) from the KV file: ~0.8 s saved
     buffered, streamed, source, shown = "", [], None, False
     pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
     for piece in pieces:
@@ -290,8 +274,7 @@ def _open(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
         if on_token is not None and rest:
             on_token(rest)
             shown = True
-    if hasattr(pieces, "close"):
-        pieces.close()
+    pieces.close()
     reply = buffered + "".join(streamed[1:])
     line, text = split_open(reply)
     if line is not None and source is None:
@@ -354,11 +337,11 @@ def _with_source(ctx: Context, source: Event | None, cites: list[Citation], limi
     return [own, *(c for c in cites if c.event_id != source.id)][:limit]
 
 
-def _vote(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: float) -> Answer:
+def _vote(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, started: float) -> Answer:
     letters = letters_for(len(req.choices))
     rule = grammar(len(req.choices))
     votes, prompt_tokens, out_tokens = [], 0, 0
-    _prime(llm, prompts.SYSTEM)
+    llm.prime_system(prompts.SYSTEM)
     for instruction in prompts.variants(req.votes):
         msgs = prompts.messages(shared, instruction)
         reply = "".join(llm.generate(msgs, max_tokens=2, temperature=0.0, grammar=rule))
@@ -373,7 +356,7 @@ def _vote(llm: TextModel, ctx: Context, req: AskRequest, shared: str, started: f
                   votes, cites, ctx, prompt_tokens, out_tokens, time.perf_counter() - started)
 
 
-def ask(store: Store, llm: TextModel, req: AskRequest, embedder: Embedder | None = None,
+def ask(store: Store, llm: PrefixCachedModel, req: AskRequest, embedder: Embedder | None = None,
         on_token: Callable[[str], None] | None = None) -> Answer:
     """Assemble the context and answer."""
     started = time.perf_counter()
@@ -388,27 +371,14 @@ def _with_latency(result: Answer, seconds: float) -> Answer:
     return replace(result, latency_s=seconds)
 
 
-
 def prepare(store: Store, req: AskRequest, summariser: Callable[[], hcc.Summariser] | None,
             embedder: Embedder | None, max_chunks: int = 2, max_embed: int = 2000) -> tuple[int, int]:
-    """Before answering: embed unindexed events in scope and build the few summaries missing there.
+    """Before answering: embed unindexed events in scope and build the few summaries missing there
+    (kept for callers not yet on the ask service, which does this as its `prepare` step).
 
     Returns (summaries built, summaries still missing: too many to build now, run `egocli summarize`)."""
     if not req.question.strip() or store.count() == 0:
         return 0, 0
     scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
                         bind_videos(store, req.videos), req.since_ms, req.until_ms)
-    lo, hi = hcc.scope_range(store, scope)
-    if embedder is not None:
-        for _ in retrieval.embed_missing(store, embedder, lo, hi, limit=max_embed):
-            pass
-    if not req.hcc or summariser is None:
-        return 0, 0
-    if lo is None or lo < -hcc.UNBOUNDED:  # an unbounded scope: only the last day can have changed since `egocli summarize`
-        hi = scope.at_ms
-        lo = hi - 86_400_000
-    todo = hcc.plan(store, lo, hi)
-    if not todo or len(todo) > max_chunks:
-        return 0, len(todo)
-    built = sum(1 for _ in hcc.build(store, summariser(), embedder, lo, hi, todo))
-    return built, 0
+    return preparation.prepare_scope(store, scope, summariser if req.hcc else None, embedder, max_chunks, max_embed)

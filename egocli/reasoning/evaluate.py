@@ -8,10 +8,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from egocli.errors import EgoError, InputError
-from egocli.models.base import Embedder, TextModel
+from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.reasoning import asker, tcot
 from egocli.reasoning.answer import LETTERS
 from egocli.reasoning.scope import BoundVideo, parse_tags
+from egocli.reasoning.service import AS_IS, AskService
 from egocli.store import Store
 
 QUESTION_KEYS = ("inputs", "question", "choices", "correct_idx")
@@ -93,17 +94,25 @@ def _gold_recall(ctx: asker.Context, item: EvalQuestion, videos: dict[int, Bound
                for a, b, src in spans)
 
 
-def run_one(store: Store, llm: TextModel, item: EvalQuestion, template: asker.AskRequest,
+def run_one(store: Store, llm: PrefixCachedModel, item: EvalQuestion, template: asker.AskRequest,
             embedder: Embedder | None = None) -> EvalResult:
-    """Answer one question and score it. Videos of the question that the log has no source for (HD-EPIC
-    lists videos without annotations) are left unbound; a time tag naming one is then an error row."""
+    """Answer one question with these models and score it (see `run_one_with`)."""
+    return run_one_with(store, AskService.using(llm, embedder, preparation=AS_IS), item, template)
+
+
+def run_one_with(store: Store, service: AskService, item: EvalQuestion, template: asker.AskRequest) -> EvalResult:
+    """Answer one question through the ask service and score it. Videos of the question that the log has no
+    source for (HD-EPIC lists videos without annotations) are left unbound; a time tag naming one is then
+    an error row."""
     present = {n: ref for n, ref in item.videos.items() if store.find_source(name=ref) is not None}
     req = replace(template, question=item.question, choices=item.choices, videos=present)
     try:
         if item.videos and not present:
             raise InputError(f"none of the question's videos is in the log ({', '.join(item.videos.values())})")
-        ctx = asker.assemble(store, req, embedder)
-        ans = asker.answer(llm, ctx, req)
+        scope = service.scope(store, req)
+        service.prepare(store, req, scope)
+        ctx = service.evidence(store, req, scope)
+        ans = service.answer(ctx, req)
     except EgoError as ex:
         return EvalResult(item, None, False, False, 0.0, 0, error=str(ex))
     pred = LETTERS.index(ans.letter) if ans.letter else None
@@ -112,8 +121,14 @@ def run_one(store: Store, llm: TextModel, item: EvalQuestion, template: asker.As
                       ans.prompt_tokens + ans.output_tokens, ans.confidence, votes=tuple(v for _, v in ans.votes))
 
 
-def run(store: Store, llm: TextModel, files: Sequence[Path], template: asker.AskRequest,
+def run(store: Store, llm: PrefixCachedModel, files: Sequence[Path], template: asker.AskRequest,
         embedder: Embedder | None = None, limit: int | None = None) -> Iterator[EvalResult]:
+    """Results question by question with these models (see `run_with`)."""
+    return run_with(store, AskService.using(llm, embedder, preparation=AS_IS), files, template, limit)
+
+
+def run_with(store: Store, service: AskService, files: Sequence[Path], template: asker.AskRequest,
+             limit: int | None = None) -> Iterator[EvalResult]:
     """Results question by question (at most `limit` per file, taken evenly across the file)."""
     for path in files:
         items = load_questions(path)
@@ -121,7 +136,7 @@ def run(store: Store, llm: TextModel, files: Sequence[Path], template: asker.Ask
             step = len(items) / limit
             items = [items[int(i * step)] for i in range(limit)]
         for item in items:
-            yield run_one(store, llm, item, template, embedder)
+            yield run_one_with(store, service, item, template)
 
 
 def interleave(files: Sequence[Path]) -> list[EvalQuestion]:

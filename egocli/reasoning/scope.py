@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from egocli.errors import UsageError
+from egocli.errors import NotFound, UsageError
+from egocli.store import Store
 from egocli.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
@@ -73,6 +74,23 @@ class Scope:
     """A readable description of the scope."""
     notes: list[str] = field(default_factory=list)
     """Expressions recognised, for --explain."""
+
+
+def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
+    """Resolve 'video N' -> source name/id into bound videos."""
+    out = {}
+    for number, ref in mapping.items():
+        src = store.find_source(name=ref)
+        if src is None and str(ref).isdigit():
+            try:
+                src = store.get_source(int(ref))
+            except NotFound:
+                src = None
+        if src is None:
+            raise NotFound(f"video {number}: no source named {ref!r} (see `egocli stats`)")
+        start = src.start_ms if src.start_ms is not None else 0
+        out[number] = BoundVideo(number, src.id, src.name, start)
+    return out
 
 
 def parse_tags(texts: list[str], videos: dict[int, BoundVideo]) -> list[TimeTag]:

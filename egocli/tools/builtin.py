@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from egocli.errors import EgoError, ModelError
+from egocli.models.base import Embedder
 from egocli.store import EventFilter, NewEvent
 from egocli.timeutil import format_local, local
 from egocli.tools import reminders as rem
@@ -58,24 +59,25 @@ def memory_ask(ctx: ToolContext, question: str) -> ToolResult:
         question: the question in full, e.g. "where did I put my keys?"
     """
     from egocli.reasoning import asker
+    from egocli.reasoning.service import AS_IS, AskService
 
     if ctx.llm_loader is None:
         raise ToolError("no language model is available to answer questions")
     if ctx.store.count() == 0:
         return ToolResult({"answer": asker.NOTHING, "citations": []}, asker.NOTHING)
-    req = asker.AskRequest(question, at_ms=ctx.now(), votes=1, budget=800)
-    result = asker.ask(ctx.store, ctx.llm_loader(), req, _embedder(ctx))
+    req = asker.AskRequest(question, at_ms=ctx.now(), budget=800)
+    result = AskService(ctx.llm_loader, _embedder(ctx), preparation=AS_IS).ask(ctx.store, req)
     cites = [{"id": c.event_id, "time": c.time, "content": c.content} for c in result.citations]
     return ToolResult({"answer": result.text, "citations": cites}, result.text)
 
 
-def _embedder(ctx: ToolContext) -> Any:
+def _embedder(ctx: ToolContext) -> Embedder | None:
     if ctx.settings is None:
         return None
     from egocli.models import registry
 
     try:
-        return registry.load("embedder", ctx.settings)
+        return registry.load_embedder(ctx.settings)
     except ModelError:
         return None
 

@@ -20,7 +20,7 @@ from egocli.timeutil import now_ms
 
 if TYPE_CHECKING:
     from egocli.config import Settings
-    from egocli.models.base import TextModel
+    from egocli.models.base import PrefixCachedModel
     from egocli.store import Store
 
 _SIMPLE = {str: "string", int: "integer", float: "number", bool: "boolean"}
@@ -51,7 +51,7 @@ class ToolContext:
     """Which allowlist applies: 'cli', 'serve' or 'mcp'."""
     fixed_now_ms: int | None = None
     """A fixed clock (tests, the task bench); None for the real time."""
-    llm_loader: Callable[[], TextModel] | None = None
+    llm_loader: Callable[[], PrefixCachedModel] | None = None
     """Loads the text model on first use (memory_ask)."""
     camera: Callable[[], Any] | None = None
     """The newest camera frame as a BGR array, or None (live sessions: what frame "latest" means)."""

@@ -9,7 +9,7 @@ import pytest
 
 from egocli.config import ROLES, load_settings
 from egocli.models import base, registry
-from egocli.models.fake import EchoModel, HashEmbedder, fake_for
+from egocli.models.fake import EchoModel, HashEmbedder, ScriptedModel, fake_for
 
 PROTOCOLS = {"llm": base.TextModel, "summarizer": base.TextModel, "embedder": base.Embedder,
              "asr": base.Transcriber, "labeler": base.Labeler, "ocr": base.Reader, "tts": base.Speaker,
@@ -30,6 +30,47 @@ def test_echo_model_streams_and_honours_schema_and_grammar() -> None:
     schema = {"type": "object", "properties": {"answer": {"enum": ["A", "B"]}, "n": {"type": "integer"}}}
     assert json.loads("".join(model.generate([], json_schema=schema))) == {"answer": "A", "n": 0}
     assert "".join(model.generate([], grammar='root ::= "B" | "C"')) == "B"
+
+
+def test_text_fakes_declare_the_prefix_cache_protocol() -> None:
+    loaded = registry.load_llm(load_settings(models={"llm": "fake"}))
+    for model in (EchoModel(), ScriptedModel("x"), loaded):
+        assert isinstance(model, base.PrefixCachedModel)
+    assert not loaded.kv_cache and ScriptedModel().kv_cache and not ScriptedModel(kv_cache=False).kv_cache
+
+
+def test_echo_stream_says_what_generate_says() -> None:
+    model = EchoModel()
+    chat = [{"role": "system", "content": "Log:\n[10:00] heard: hello"}, {"role": "user", "content": "what did I hear"}]
+    assert "".join(model.stream([model.format_chat(chat)], stop=["\n\n"])) == "".join(model.generate(chat))
+    assert model.warm([model.format_chat(chat)]) == 0 and model.prime_system("fixed") is False
+
+
+def test_scripted_model_replies_in_turn_and_records_what_it_was_sent() -> None:
+    model = ScriptedModel("first reply", {"calls": []})
+    chat = [{"role": "user", "content": "plan this"}]
+    assert list(model.generate(chat)) == ["first", " reply"]
+    assert json.loads("".join(model.generate(chat))) == {"calls": []}
+    assert json.loads("".join(model.generate(chat))) == {"calls": []}  # the last reply repeats
+    assert model.calls == 3 and model.prompts == [chat, chat, chat]
+    assert "".join(ScriptedModel("Line: x\n\nmore").generate(chat, stop=["\n\n"])) == "Line: x"
+
+
+def test_scripted_model_prefill_evaluates_only_what_the_cache_lacks() -> None:
+    model = ScriptedModel("You heard hello.")
+    prefix = ["<|im_start|>system\nLog:\n", "[10:00:00] heard: hello there\n"]
+    full = len(model.prompt_tokens(prefix))
+    assert 0 < model.warm(prefix, limit=3) == full - 3  # a step at a time, the rest waits
+    while model.warm(prefix, limit=3):
+        pass
+    assert model.cached_tokens(prefix) == full
+    turn = "<|im_end|>\n<|im_start|>user\nwhat did I hear?<|im_end|>\n<|im_start|>assistant\n"
+    assert "".join(model.stream([*prefix, turn])) == "You heard hello."
+    assert model.fresh == [len(model.prompt_tokens([turn]))] and model.streamed == [[*prefix, turn]]
+    cold = ScriptedModel("You heard hello.", kv_cache=False)
+    assert cold.warm(prefix) == 0 and cold.cached_tokens(prefix) == 0
+    "".join(cold.stream([*prefix, turn]))
+    assert cold.fresh == [full + len(model.prompt_tokens([turn]))]
 
 
 def test_hash_embedder_is_deterministic_and_normalised() -> None:
