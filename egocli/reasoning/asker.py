@@ -15,6 +15,7 @@ from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, pa
 from egocli.store import Event, Store
 from egocli.store.summaries import Summary
 from egocli.timeutil import format_local, now_ms
+from egocli.words import CITATION_FILLER, QUESTION_FILLER
 
 NOTHING = "Nothing relevant in the log."
 OPEN_BUDGET = 500
@@ -176,11 +177,6 @@ def _overlaps(ev: Event, spans: list[tuple[int, int, int]]) -> bool:
     return any(ev.source_id == src and ev.start_ms <= b + 1000 and ev.end_ms >= a - 1000 for a, b, src in spans)
 
 
-_PLAIN = {"the", "and", "video", "are", "was", "were", "you", "your", "with", "for", "from", "that", "this", "then",
-          "there", "they", "have", "had", "has", "not", "but", "into", "onto", "its", "his", "her", "their", "our"}
-"""Words too common to tie an answer to an event."""
-
-
 def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> list[Citation]:
     """Events in the context that support the answer: inside the chosen option's times, else sharing its words."""
     events = ctx.storyline.events
@@ -190,7 +186,7 @@ def cite(ctx: Context, text: str, chosen: str | None = None, limit: int = 5) -> 
         spans = tcot.tag_spans([chosen], [parse_tags([chosen], videos)])
         picked = [e for e in events if _overlaps(e, spans)]
     if not picked:
-        words = set(re.findall(r"[a-z0-9]{3,}", (chosen or text).lower())) - _PLAIN
+        words = set(re.findall(r"[a-z0-9]{3,}", (chosen or text).lower())) - CITATION_FILLER
         scored = [(len(words & set(re.findall(r"[a-z0-9]{3,}", e.content.lower()))), e) for e in events]
         best = max((s for s, _ in scored), default=0)
         floor = max(1, min(2, best), (best + 1) // 2)  # one shared word is not evidence when others share more
@@ -300,9 +296,6 @@ def _open(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, st
 
 
 _STEM = re.compile(r"[a-z]{4,}")
-_QUESTION_WORDS = {"what", "when", "where", "which", "who", "whom", "whose", "does", "did", "have", "last", "time",
-                   "that", "this", "with", "from", "about", "there", "were", "today", "yesterday", "morning",
-                   "afternoon", "evening", "night", "week", "ago", "hours", "minutes", "days"}
 
 
 def on_topic(ev: Event | None, ctx: Context, top: int = 3) -> bool:
@@ -312,7 +305,7 @@ def on_topic(ev: Event | None, ctx: Context, top: int = 3) -> bool:
         return False
     if ev.id in {h.event.id for h in retrieval.relevant(ctx.hits)[:top]}:
         return True
-    asked = {w[:5] for w in _STEM.findall(ctx.question.lower()) if w not in _QUESTION_WORDS}
+    asked = {w[:5] for w in _STEM.findall(ctx.question.lower()) if w not in QUESTION_FILLER}
     return bool(asked & {w[:5] for w in _STEM.findall(ev.content.lower())})
 
 

@@ -17,6 +17,7 @@ from egocli.errors import NotFound, StoreError
 from egocli.store.records import Event, NewEvent, Source
 from egocli.store.schema import known_names, migrations
 from egocli.timeutil import now_ms
+from egocli.words import STOPWORDS  # fts_query drops them
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
                "e.media_offset_ms, e.meta, s.name AS source_name")
@@ -366,12 +367,6 @@ class Store:
             "sources": len(self.sources()), "db_bytes": size,
             "schema_version": self.schema_version(), "path": str(self.path or ":memory:"),
         }
-
-
-STOPWORDS = frozenset(
-    "a an and are as at be by did do does for from had has have he her his how i if in is it its me my "
-    "of on or our she so that the their them then there they this to was we were what when where which "
-    "who why will with you your".split())
 
 
 def fts_query(text: str) -> str:

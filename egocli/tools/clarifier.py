@@ -10,13 +10,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from egocli.words import REQUEST_FILLER
+
 _WORD = re.compile(r"[a-z0-9']+")
 DEICTIC = frozenset("it this that these those there here him her them".split())
-FUNCTION_WORDS = frozenset(
-    "a an and are as at be by can could did do does for from had has have how i i'd i'm if in is me my "
-    "of on or please should so the to was were what what's whats where which who why will with would you "
-    "your remind reminder tell show say said about again later something thing stuff one just "
-    "now then when set note save add ok okay hey can't mean put leave left".split())
 _TIME_HINT = re.compile(
     r"\d|\b(today|tonight|tomorrow|morning|noon|midday|afternoon|evening|midnight|minutes?|hours?|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|week|weekend|later today)\b", re.I)
@@ -32,7 +29,7 @@ def precheck(request: str) -> str | None:
     if not words:
         return "What would you like me to do?"
     deictic = [w for w in words if w in DEICTIC]
-    content = [w for w in words if w not in DEICTIC and w not in FUNCTION_WORDS and not _TIME_HINT.match(w)]
+    content = [w for w in words if w not in DEICTIC and w not in REQUEST_FILLER and not _TIME_HINT.match(w)]
     if not deictic or content:
         return None
     if "remind" in words or "reminder" in words:
