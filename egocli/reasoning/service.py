@@ -1,27 +1,27 @@
 """The ask service: the one owner of answering a question over the log.
 
 `egocli ask`, `egocli eval`, the `memory_ask` tool and live sessions all answer through it. It owns
-model loading, preparing the log, assembling the context and running the model; the defaults are
-those of `AskRequest` (budgets, votes, summaries, windows) and of `Preparation` (what is done to
-the log first). Callers differ only in the request they build and the preparation they choose.
+model loading, preparing the log, assembling the context and running the model. The defaults live
+in two places only: `AskRequest` (budgets, votes, summaries, windows) and `Preparation` (what is
+done to the log first); callers differ only in the request they build and the preparation they pick.
 
-    scope = AskService.scope(store, req)                      # usage errors before any model loads
-    service = AskService.from_settings(settings)              # LLM loads on a thread, embedder now
-    service = AskService.using(llm, embedder)                 # models already loaded (servers, tests)
+    service = AskService.from_settings(settings)        # LLM loads on a thread, the embedder now
+    service = AskService.using(llm, embedder, preparation=VECTORS)   # models already loaded
     answer = service.ask(store, AskRequest("where are my keys?"), on_token=print)
 
 `on_token` receives the answer's text as it is generated (open questions); raising from it stops
-the model (a live session cancels a spoken answer that way). `ask` runs the steps below in order;
-each is a method of its own, so a caller can show progress between them and new steps (a symbolic
+the model (a live session cancels a spoken answer that way). `ask` runs four steps in order; each
+is a method of its own, so a caller can show progress between them, and a new step (a symbolic
 scorer over the evidence, say) can go between `evidence` and `answer`:
 
-    scope = service.scope(store, req)                 # check the question, find its time scope
-    service.prepare(store, req, scope)                # embed unindexed events, build missing summaries
-    ctx = service.evidence(store, req, scope)         # retrieval -> T-CoT windows + HCC summaries
-    answer = service.answer(ctx, req, on_token)       # the model: a grounded sentence, or voted letter
+    scope = AskService.scope(store, req)          # check the question, find its time scope (no model:
+                                                  #   usage errors come before any model loads)
+    prepared = service.prepare(store, req, scope) # embed unindexed events, build missing summaries
+    ctx = service.evidence(store, req, scope)     # retrieval -> T-CoT windows + HCC summaries
+    answer = service.answer(ctx, req, on_token)   # the model: a grounded sentence, or a voted letter
 
 The service holds no store: each call takes one, so threads with their own SQLite connection can
-share a service.
+share one service.
 """
 
 from __future__ import annotations
