@@ -178,7 +178,7 @@ def main() -> None:
 
 async def _run(server: Server, args: argparse.Namespace) -> None:
     from egocli.models import registry
-    from egocli.stream.audio import resample
+    from egocli.perception.audio import resample
 
     print(f"models: {server.settings.models or 'defaults'}")
     await seed(server.url, wait_live=True)

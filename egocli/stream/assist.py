@@ -244,7 +244,7 @@ class Assistant:
 
     def _orchestrator(self, session: LiveSession, confirm: Any = None) -> Orchestrator:
         """An orchestrator for the session in the serve allowlist (answer thread)."""
-        from egocli.stream.hub import to_bgr
+        from egocli.perception.image import to_bgr
         from egocli.tools.orchestrator import Orchestrator, deny
         from egocli.tools.registry import ToolContext
 
@@ -367,7 +367,7 @@ class Assistant:
     def _resolve(self, frame: Any, text: str) -> tuple[Any, Resolution]:
         """(BGR image, resolution) for a frame (vision thread: the labeler and OCR live there)."""
         from egocli.pointing.service import resolve_frame
-        from egocli.stream.hub import to_bgr
+        from egocli.perception.image import to_bgr
 
         image = to_bgr(frame)
         if self.hub.redactor is not None:

@@ -19,8 +19,9 @@ import numpy as np
 
 from egocli.config import Settings
 from egocli.errors import EgoError, ModelError
+from egocli.perception.audio import RATE, resample, trim_silence
+from egocli.perception.image import to_bgr
 from egocli.store import NewEvent, Store
-from egocli.stream.audio import RATE, resample, trim_silence
 from egocli.timeutil import now_ms
 
 log = logging.getLogger(__name__)
@@ -136,20 +137,6 @@ class Reply:
 
 class AnswerCancelled(Exception):
     """Raised inside the model's token callback to stop generating."""
-
-
-def to_bgr(frame: Any) -> np.ndarray:
-    """A camera frame (JPEG bytes, av.VideoFrame or BGR array) as a BGR uint8 array."""
-    import cv2
-
-    if isinstance(frame, (bytes, bytearray, memoryview)):
-        image = cv2.imdecode(np.frombuffer(frame, np.uint8), cv2.IMREAD_COLOR)
-        if image is None:
-            raise ValueError("not a decodable JPEG")
-        return image
-    if isinstance(frame, np.ndarray):
-        return frame
-    return frame.to_ndarray(format="bgr24")
 
 
 class LiveHub:
@@ -327,7 +314,7 @@ class LiveHub:
 
     def look(self, frame: Any, selector: Any, t_ms: int) -> tuple[Any, Any]:
         """(verdict, description or None) for a camera frame (vision thread)."""
-        from egocli.ingest.describe import Describer
+        from egocli.perception.describe import Describer
 
         image = to_bgr(frame)
         verdict = selector.consider(image, t_ms)

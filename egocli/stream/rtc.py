@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from egocli.stream.audio import RATE, FrameResampler, float_to_s16, resample
+from egocli.perception.audio import RATE, resample
+from egocli.stream.audio import FrameResampler, float_to_s16
 from egocli.stream.hub import LiveHub
 from egocli.stream.protocol import MAX_CONTROL_BYTES, encode, error
 from egocli.stream.session import LiveSession

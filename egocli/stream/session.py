@@ -8,19 +8,20 @@ import asyncio
 import logging
 import re
 import time
-import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import numpy as np
 
 from egocli.errors import EgoError
-from egocli.ingest.frames import FrameSelector
+from egocli.perception.audio import RATE, level_db
+from egocli.perception.events import FrameNotes, speech_event
+from egocli.perception.frames import FrameSelector
 from egocli.store import NewEvent
-from egocli.stream.audio import RATE, Playback, level_db
+from egocli.stream.audio import Playback
 from egocli.stream.hub import LiveHub
 from egocli.stream.protocol import PROTOCOL_VERSION, ProtocolError, error, parse_control
-from egocli.stream.vad import EnergyVad, Utterance, VadConfig
+from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.timeutil import format_local, now_ms
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,7 @@ class LiveSession:
         self._audio_origin: int | None = None
         self._started = now_ms()
         self._last_seen = time.monotonic()
-        self._last_text_crc = 0
+        self._notes = FrameNotes()
         self.counts = {"utterances": 0, "questions": 0, "frames": 0, "described": 0, "dropped": 0,
                        "received": 0}
         self.closed = asyncio.Event()
@@ -270,11 +271,9 @@ class LiveSession:
                 self._spawn(self._answer(asked, None, spoken=True))
             return
         origin = self._audio_origin or self._started
-        offset = utt.start_ms / 1000
-        words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
-        event = NewEvent(origin + utt.start_ms, origin + utt.end_ms, "speech", text, None, utt.start_ms,
-                         {"asr": getattr(self.hub.model("asr"), "name", "asr"), "words": words,
-                          "session": self.id})
+        event = speech_event(utt, segments, origin, getattr(self.hub.model("asr"), "name", "asr"),
+                             extra={"session": self.id})
+        assert event is not None  # text is not empty
         self.counts["utterances"] += 1
         await self.send({"type": "transcript", "final": True, "text": text, "question": False})
         await self._log([event])
@@ -304,15 +303,8 @@ class LiveSession:
                 await self._log(self._frame_events(desc, t, verdict))
 
     def _frame_events(self, desc: Any, t: int, verdict: Any) -> list[NewEvent]:
-        end = t + int(1000 / self.opt.fps)
-        meta = {**desc.meta, "reason": verdict.reason, "change": round(verdict.change, 3), "session": self.id}
-        events = [NewEvent(t, end, "visual", desc.visual, None, t - self._started, meta)]
-        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
-        if desc.text and crc != self._last_text_crc:
-            events.append(NewEvent(t, end, "text", desc.text, None, t - self._started,
-                                   {"ocr": desc.meta.get("ocr", []), "session": self.id}))
-        self._last_text_crc = crc
-        return events
+        self._notes.extra = {"session": self.id}
+        return self._notes.events(desc, verdict, t, t + int(1000 / self.opt.fps), t - self._started)
 
     @property
     def frame(self) -> Any:

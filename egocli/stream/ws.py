@@ -10,7 +10,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from egocli.stream.audio import RATE, float_to_s16, resample, s16_to_float
+from egocli.perception.audio import RATE, resample
+from egocli.stream.audio import float_to_s16, s16_to_float
 from egocli.stream.hub import LiveHub
 from egocli.stream.protocol import (KIND_AUDIO, MAX_JPEG_BYTES, AudioFormat, ProtocolError, audio_format,
                                     encode, error, pack, parse_control, split_binary)
