@@ -33,8 +33,8 @@ def serve(ctx: typer.Context,
           ) -> None:
     """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
     from egocli.errors import UsageError
-    from egocli.stream.hub import ServeOptions
-    from egocli.stream.server import run
+    from egocli.assistant.options import ServeOptions
+    from egocli.assistant.serve import run
 
     conf = settings(ctx, asr=asr, llm=llm)
     if self_signed:
