@@ -1,4 +1,7 @@
-"""A live server on loopback in a background thread, plus the real media the clients stream."""
+"""A live server on loopback in a background thread, plus the real media the clients stream.
+
+Shared by tests/stream (the transports) and tests/assistant (what sessions do); their conftests
+import the fixtures from here."""
 
 from __future__ import annotations
 
@@ -14,11 +17,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve import serve
 from egocli.config import load_settings
-from egocli.stream.hub import ServeOptions
-from egocli.stream.server import serve
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 JFK = SHARED / "audio" / "jfk.wav"
 VIDEO = SHARED / "video" / "1.mp4"
 ASR = "base"  # Whisper base: exact on jfk.wav (tiny.en sometimes hears "asked not")

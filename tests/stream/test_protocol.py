@@ -1,56 +1,13 @@
-"""The chess button over the WebSocket, and the small pieces: protocol, playback, wake phrase, sentences."""
+"""The transport's small pieces: control messages, binary framing, the playback buffer, the pacer."""
 
 from __future__ import annotations
-
-import asyncio
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from egocli.stream.audio import Playback
-from egocli.stream.client import WsClient
-from egocli.stream.hub import SentenceSplitter
+from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import KIND_JPEG, ProtocolError, pack, parse_control, split_binary
-from egocli.stream.session import wake_pattern
-
-PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "data" / "chess" / "photos"
-STOCKFISH = Path("/usr/games/stockfish")
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(not STOCKFISH.exists(), reason="Debian stockfish not installed")
-def test_chess_button_analyses_the_newest_frame(live_server):
-    labels = json.loads((PHOTOS / "labels.json").read_text()) if PHOTOS.is_dir() else pytest.skip("no photos")
-    photo = labels[0]
-    server = live_server()
-
-    async def go() -> tuple[dict, dict]:
-        client = WsClient()
-        await client.connect(server.url, video=False)
-        await client.send({"type": "chess", "id": "early"})
-        early = await client.wait_for("error", timeout=10, ref="early")
-        await client.ws.send_bytes(pack(KIND_JPEG, (PHOTOS / photo["file"]).read_bytes()))
-        await asyncio.sleep(0.2)
-        await client.send({"type": "chess", "id": 1})
-        for _ in range(900):  # a result, or an error saying why there is none
-            replies = [m for m in client.inbox if (m["type"], m.get("id"), m.get("ref")) in
-                       (("chess_result", 1, None), ("error", None, 1))]
-            if replies:
-                break
-            await asyncio.sleep(0.1)
-        result = replies[0] if replies else {"type": "nothing within 90 s"}
-        await client.close()
-        return early, result
-
-    early, result = asyncio.run(go())
-    assert early["code"] == "no_frame"
-    assert result["type"] == "chess_result", result
-    # what was seen is the labelled placement; the analysed FEN may be repaired to a legal position
-    assert result["seen"].split()[0] == photo["fen"].split()[0]
-    assert result["fen"].split()[0] == result["seen"].split()[0] or result["changed"]
-    assert result["lines"] and result["lines"][0]["san"]
 
 
 def test_control_messages_are_validated():
@@ -80,45 +37,15 @@ def test_playback_stop_drops_queued_and_late_audio():
     assert out is not None and out[:100].sum() == 100 and not out[100:].any()
 
 
-def test_wake_phrase_is_matched_loosely():
-    wake = wake_pattern("hey co-pilot")
-    for said in ("Hey co-pilot, where did I park?", "hey copilot where did I park?", "Hey, Co Pilot. Where did I park?"):
-        match = wake.match(said)
-        assert match and said[match.end():].startswith("where") or said[match.end():].startswith("Where"), said
-    assert wake.match("they copied a pilot") is None
+def test_pacer_keeps_chunks_in_real_time_with_a_lead_and_restarts_when_idle():
+    now = [100.0]
+    pacer = Pacer(0.02, lead=2, clock=lambda: now[0])
+    assert not pacer.started
+    waits = [pacer.next_in() for _ in range(4)]  # four chunks sent at once: the lead is used up
+    assert waits == pytest.approx([-0.02, 0.0, 0.02, 0.04])
+    now[0] += 0.04
+    assert pacer.next_in() == pytest.approx(0.02)  # chunk 6 of a 20 ms stream, two ahead of the clock
+    pacer.reset()
+    now[0] += 5.0
+    assert not pacer.started and pacer.next_in() == pytest.approx(-0.02)  # a new answer starts a new clock
 
-
-def test_sentences_are_spoken_as_they_end():
-    said: list[str] = []
-    splitter = SentenceSplitter(said.append)
-    for token in ["You", " said", " ask", " not.", " Then", " more", " words"]:
-        splitter.feed(token)
-    assert said == ["You said ask not."]
-    splitter.finish()
-    assert said == ["You said ask not.", "Then more words"]
-
-
-def test_first_clause_is_spoken_early_and_numbers_are_not_cut():
-    said: list[str] = []
-    splitter = SentenceSplitter(said.append)
-    for token in ["The", " president", " asked", " people,", " in", " 1961", " and", " 3", ",", "000", " times,",
-                  " to", " ask.", " Done", " 2", ".", "5", " now."]:
-        splitter.feed(token)
-    splitter.finish()
-    assert said == ["The president asked people,", "in 1961 and 3,000 times, to ask.", "Done 2.5 now."]
-
-
-
-def test_first_piece_breaks_before_a_phrase_opener_after_a_few_words():
-    said: list[str] = []
-    splitter = SentenceSplitter(said.append)
-    for token in ["The", " president", " asked", " people", " to", " ask", " what", " they", " can", " do", "."]:
-        splitter.feed(token)
-    splitter.finish()
-    assert said == ["The president asked people", "to ask what they can do."]
-    said.clear()
-    short = SentenceSplitter(said.append)
-    for token in ["Go", " to", " bed", " and", " sleep", " well", "."]:  # too few words before "to"/"and"
-        short.feed(token)
-    short.finish()
-    assert said == ["Go to bed and sleep well."]
