@@ -2,7 +2,9 @@
 
 The assistant depends only on `LogAnswers`; the server passes an implementation down. `AskPipeline`
 composes the ask core the way serve always has (one vote, no summaries, `answer_budget` tokens).
-When egocli.reasoning has the one ask service, its body becomes one call to it."""
+With the one ask service of egocli.reasoning (branch `core`, reasoning/service.py), the two asker
+calls in `AskPipeline.answer` become one:
+    result = AskService(self._llm, embedder, preparation=VECTORS).ask(store, req, on_token)"""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from egocli.assistant.session import Crew, LiveSession
 from egocli.assistant.prefill import LiveWindow
+from egocli.assistant.session import Crew, LiveSession
 from egocli.store import EventFilter
 from egocli.stream.host import Send
 

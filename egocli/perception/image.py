@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Union
+from typing import Protocol, Union
 
 import numpy as np
 
 from egocli.errors import InputError
 
-Frame = Union[bytes, bytearray, memoryview, np.ndarray, Any]
-"""A camera frame as it arrives: encoded bytes, a BGR array, or a decoded av.VideoFrame."""
+
+class VideoFrame(Protocol):
+    """A decoded video frame (av.VideoFrame from aiortc or PyAV)."""
+
+    def to_ndarray(self, format: str) -> np.ndarray:  # noqa: A002 (PyAV's parameter name)
+        """The pixels in a given pixel format."""
+        ...
+
+
+Frame = Union[bytes, bytearray, memoryview, np.ndarray, VideoFrame]
+"""A camera frame as it arrives: encoded bytes, a BGR array, or a decoded video frame."""
 
 
 def to_bgr(frame: Frame) -> np.ndarray:

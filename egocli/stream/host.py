@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from egocli.perception.image import Frame
 from egocli.stream.audio import Playback
 
 Send = Callable[[dict[str, Any]], Awaitable[None] | None]
@@ -78,7 +79,7 @@ class Session(Protocol):
         """16 kHz mono float32 from the microphone."""
         ...
 
-    def offer_frame(self, frame: Any) -> None:
+    def offer_frame(self, frame: Frame) -> None:
         """A camera frame (JPEG bytes or av.VideoFrame)."""
         ...
 

@@ -13,13 +13,16 @@ import signal
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
 from egocli.errors import UsageError
 from egocli.stream.host import Application, ServerOptions
 from egocli.stream.protocol import MAX_OFFER_BYTES
+
+if TYPE_CHECKING:
+    from egocli.stream.rtc import RtcPeer
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +33,7 @@ BACKGROUND = web.AppKey("background", set)
 PROTECTED = ("/offer", "/ws", "/api/")
 """Paths (prefixes) that need the token; the page and its static files do not."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
 def is_loopback(host: str) -> bool:
@@ -58,7 +62,7 @@ def _authorised(request: web.Request, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
 
-def token_middleware(token: str | None) -> Any:
+def token_middleware(token: str | None) -> Middleware:
     """Refuse requests to the protected paths without the shared token (401)."""
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -111,7 +115,7 @@ def _keep(app: web.Application, task: asyncio.Future[Any]) -> None:
     task.add_done_callback(tasks.discard)
 
 
-async def _close_peer_after(peer: Any) -> None:
+async def _close_peer_after(peer: RtcPeer) -> None:
     await peer.session.closed.wait()
     await peer.pc.close()
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from egocli.store import EventFilter, NewEvent, Store
 from egocli.assistant.routing import route
+from egocli.store import NewEvent, Store
 from egocli.stream.client import WsClient
 from egocli.stream.protocol import ProtocolError, parse_control
 from egocli.timeutil import now_ms
