@@ -12,5 +12,5 @@ def analyse_frame(services: LiveServices, frame: Frame) -> dict[str, Any]:
     """Analyse the chess board in a camera frame (answer thread): the result's JSON form."""
     from egocli.chess.analyse import ChessOptions, analyse_image
 
-    result = analyse_image(to_bgr(frame), ChessOptions(seconds=0.3), lambda: services.model("llm"))
+    result = analyse_image(to_bgr(frame), ChessOptions(seconds=0.3), services.llm)
     return result.to_json()

@@ -25,8 +25,7 @@ def build(settings: Settings, options: ServeOptions, clock: Clock | None = None,
     """The live assistant for a server: every part built once and handed to the parts that use it."""
     services = LiveServices(settings)
     window = LiveWindow(services, options.live_budget)
-    asker = log_answers or AskPipeline(lambda: services.model("llm"), lambda: services.model("embedder"),
-                                       options.answer_budget)
+    asker = log_answers or AskPipeline(services.llm, services.embedder, options.answer_budget)
     clock = clock or SystemClock()
     crew = Crew(options, services, Answerer(services, window, asker), Assistant(services, clock),
                 Seats(options.max_sessions), clock)

@@ -14,7 +14,7 @@ import numpy as np
 
 from egocli.config import Settings
 from egocli.errors import EgoError
-from egocli.models.base import Segment
+from egocli.models.base import Embedder, Labeler, Reader, Segment, Speaker, TextModel, Transcriber
 from egocli.perception.audio import RATE, resample, trim_silence
 from egocli.perception.describe import Describer, FrameDescription
 from egocli.perception.frames import FrameSelector, Verdict
@@ -78,10 +78,35 @@ class LiveServices:
         return store
 
     def model(self, role: str) -> Any:
-        """The model for a role (loaded once per process, through the registry)."""
+        """The model for a role, loaded once per process by the registry (whose typed loaders, on
+        branch `core`, replace this untyped one in the accessors below)."""
         from egocli.models import registry
 
         return registry.load(role, self.settings)
+
+    def llm(self) -> TextModel:
+        """The text model for answers, plans and coaching."""
+        return self.model("llm")
+
+    def embedder(self) -> Embedder:
+        """The sentence embedder for retrieval."""
+        return self.model("embedder")
+
+    def asr(self) -> Transcriber:
+        """The speech recogniser."""
+        return self.model("asr")
+
+    def labeler(self) -> Labeler:
+        """The image labeler."""
+        return self.model("labeler")
+
+    def reader(self) -> Reader:
+        """The text reader (OCR)."""
+        return self.model("ocr")
+
+    def speaker(self) -> Speaker:
+        """The speech synthesiser."""
+        return self.model("tts")
 
     async def warm(self) -> None:
         """Load the models in the background so the first utterance does not wait for them."""
@@ -122,11 +147,11 @@ class LiveServices:
     # ---- perception and speech --------------------------------------------
     def transcribe(self, samples: np.ndarray) -> list[Segment]:
         """ASR segments for 16 kHz samples (asr thread)."""
-        return list(self.model("asr").transcribe(samples))
+        return list(self.asr().transcribe(samples))
 
     def asr_name(self) -> str:
         """The speech recogniser's name, for the events it hears."""
-        return str(self.model("asr").name)
+        return self.asr().name
 
     def look(self, frame: Frame, selector: FrameSelector, t_ms: int) -> tuple[Verdict, FrameDescription | None]:
         """(verdict, description or None) for a camera frame (vision thread)."""
@@ -134,7 +159,7 @@ class LiveServices:
         verdict = selector.consider(image, t_ms)
         if not verdict.keep:
             return verdict, None
-        describer = Describer(self.model("labeler"), self.model("ocr"))
+        describer = Describer(self.labeler(), self.reader())
         if self.redactor is None:
             return verdict, describer.describe(image)
         image, faces = self.redactor.frame(image)  # faces blurred before anything looks at them
@@ -145,5 +170,5 @@ class LiveServices:
 
     def speak(self, text: str) -> np.ndarray:
         """Synthesised speech at 16 kHz (answer thread)."""
-        samples, rate = self.model("tts").speak(text)
+        samples, rate = self.speaker().speak(text)
         return trim_silence(resample(np.asarray(samples, np.float32), int(rate), RATE))

@@ -69,9 +69,8 @@ class ToolFlow:
             frame = session.frame
             return None if frame is None else to_bgr(frame)
 
-        ctx = ToolContext(services.store(), services.settings, "serve", llm_loader=lambda: services.model("llm"),
-                          camera=camera)
-        return Orchestrator(services.model("llm"), ctx, confirm=confirm)
+        ctx = ToolContext(services.store(), services.settings, "serve", llm_loader=services.llm, camera=camera)
+        return Orchestrator(services.llm(), ctx, confirm=confirm)
 
     def _check(self, session: Conversation, request: str) -> Checked:
         """The validated plan for a request (answer thread)."""
