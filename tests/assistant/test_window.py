@@ -141,3 +141,18 @@ def test_forgotten_events_leave_the_live_window_before_the_next_answer(tmp_path)
     assert len(window.context.lines()) == len(events) - 1
     assert all("country" not in line.text for line in window.context.lines())
     assert all("country" not in c["content"] for c in reply.citations)
+
+
+def test_a_question_about_another_time_is_answered_from_the_whole_log(tmp_path):
+    settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake", "tts": "fake",
+                                                                               "embedder": "fake"})
+    host = build(settings, ServeOptions(live_budget=0))
+    services = host.crew.services
+    now = int(time.time() * 1000)
+    yesterday = [NewEvent(e.start_ms - 86_400_000, e.end_ms - 86_400_000, e.modality, e.content) for e in _events(now)]
+    services.write(services.open_source("live-test", {}), yesterday)
+    spoken: list[int] = []
+    reply = host.crew.answerer.answer("What did the president ask yesterday?", now, lambda s: spoken.append(s.size))
+    assert reply.route == "log" and reply.text and not reply.interrupted
+    assert reply.citations and all(c["event_id"] for c in reply.citations)
+    assert spoken and reply.spoken == len(spoken)
