@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve import serve
 from egocli.config import load_settings
 from egocli.store import Store
 from egocli.stream.client import RtcClient, WsClient
-from egocli.stream.hub import ServeOptions
-from egocli.stream.server import serve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TRANSPORTS = {"webrtc": RtcClient, "websocket": WsClient}
@@ -178,7 +178,7 @@ def main() -> None:
 
 async def _run(server: Server, args: argparse.Namespace) -> None:
     from egocli.models import registry
-    from egocli.stream.audio import resample
+    from egocli.perception.audio import resample
 
     print(f"models: {server.settings.models or 'defaults'}")
     await seed(server.url, wait_live=True)

@@ -34,8 +34,8 @@ def ingest(ctx: typer.Context,
         raise UsageError("--fps must be in (0, 30]")
     if no_audio and no_video:
         raise UsageError("--no-audio and --no-video together leave nothing to ingest")
-    from egocli.ingest.frames import FrameRules
     from egocli.ingest.pipeline import IngestOptions, Ingestor, RegistryModels
+    from egocli.perception.frames import FrameRules
     from egocli.privacy.redact import RedactionPolicy
 
     cfg = settings(ctx)

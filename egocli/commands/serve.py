@@ -32,9 +32,9 @@ def serve(ctx: typer.Context,
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
     """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
+    from egocli.assistant.options import ServeOptions
+    from egocli.assistant.serve import run
     from egocli.errors import UsageError
-    from egocli.stream.hub import ServeOptions
-    from egocli.stream.server import run
 
     conf = settings(ctx, asr=asr, llm=llm)
     if self_signed:

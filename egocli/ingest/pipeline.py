@@ -17,11 +17,11 @@ from typing import Any
 from egocli.errors import EgoError, InputError
 from egocli.importing import sha256_file
 from egocli.ingest.decode import AUDIO_EXT, VIDEO_EXT, MediaInfo, probe
-from egocli.ingest.frames import FrameRules
 from egocli.ingest.workers import AudioStage, Batch, VideoStage
+from egocli.perception.frames import FrameRules
+from egocli.perception.vad import VadConfig
 from egocli.privacy.redact import RedactionPolicy, Redactor
 from egocli.store import Source, Store
-from egocli.stream.vad import VadConfig
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ class Ingestor:
     def _stages(self, path: Path, src: Source, info: MediaInfo, video: bool, audio: bool) -> list[Any]:
         stages: list[Any] = []
         if video and not src.meta.get("video_done"):
-            from egocli.ingest.describe import Describer
+            from egocli.perception.describe import Describer
 
             reader = self.models.load("ocr")
             reader = self.redactor.reader(reader) if self.redactor else reader

@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import queue
 import threading
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
-from egocli.ingest.describe import Describer
-from egocli.ingest.frames import FrameRules, FrameSelector
 from egocli.models.base import Transcriber
+from egocli.perception.describe import Describer
+from egocli.perception.events import FrameNotes, speech_event
+from egocli.perception.frames import FrameRules, FrameSelector, Verdict
+from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
-from egocli.stream.vad import EnergyVad, VadConfig
 
 CHECKPOINT_MS = 20_000
 
@@ -55,12 +55,12 @@ class VideoStage:
     save_frame: Callable[[Any, int], str] | None = None
     redactor: Any = None
     """egocli.privacy.redact.Redactor: faces blurred and text masked before describing or saving."""
-    _last_text: int = 0
+    _notes: FrameNotes = field(default_factory=FrameNotes)
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
         selector = FrameSelector(self.rules)
-        self._last_text = resume.get("video_text_crc", 0)
+        self._notes = FrameNotes(resume.get("video_text_crc", 0))
         start = resume.get("video_ms", 0)
         if "video_ref_ms" in resume:
             for t, frame in video_frames(self.path, self.fps, resume["video_ref_ms"]):
@@ -75,7 +75,7 @@ class VideoStage:
             verdict = selector.consider(frame, t)
             if verdict.keep:
                 counts["kept"] += 1
-                events.extend(self._describe(frame, t, verdict.reason, verdict.change))
+                events.extend(self._describe(frame, t, verdict))
             else:
                 counts[verdict.reason] = counts.get(verdict.reason, 0) + 1
             if verdict.keep or t - last_flush >= CHECKPOINT_MS:
@@ -88,23 +88,17 @@ class VideoStage:
                       warning=warning))
 
     def _checkpoint(self, t: int, selector: FrameSelector) -> dict[str, int]:
-        point = {"video_ms": t + 1, "video_text_crc": self._last_text}
+        point = {"video_ms": t + 1, "video_text_crc": self._notes.last_text_crc}
         if selector.last_kept_ms is not None:
             point["video_ref_ms"] = selector.last_kept_ms
         return point
 
-    def _describe(self, frame: Any, t: int, reason: str, change: float) -> list[NewEvent]:
+    def _describe(self, frame: Any, t: int, verdict: Verdict) -> list[NewEvent]:
         frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
         desc = self.describer.describe(frame)
         at = self.origin_ms + t
         media = self.save_frame(frame, t) if self.save_frame else str(self.path)
-        meta = {**desc.meta, "reason": reason, "change": round(change, 3)}
-        events = [NewEvent(at, at + int(1000 / self.fps), "visual", desc.visual, media, t, meta)]
-        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
-        if desc.text and crc != self._last_text:  # the same sign in view again is not news
-            events.append(NewEvent(at, at + int(1000 / self.fps), "text", desc.text, media, t,
-                                   {"ocr": desc.meta.get("ocr", [])}))
-        self._last_text = crc
+        events = self._notes.events(desc, verdict, at, at + int(1000 / self.fps), t, media)
         return self.redactor.events(events, found) if self.redactor else events
 
 
@@ -144,18 +138,12 @@ class AudioStage:
         out.put(Batch("audio", events, {"audio_ms": vad.pos_ms}, vad.pos_ms, finished=True, counts=counts,
                       warning=chunks.truncated))
 
-    def _transcribe(self, utt: Any, counts: dict[str, int]) -> list[NewEvent]:
-        segments = self.asr.transcribe(utt.samples)
-        text = " ".join(s.text for s in segments).strip()
-        if not text:
+    def _transcribe(self, utt: Utterance, counts: dict[str, int]) -> list[NewEvent]:
+        ev = speech_event(utt, self.asr.transcribe(utt.samples), self.origin_ms, self.asr.name, str(self.path))
+        if ev is None:
             counts["silent"] += 1
             return []
         counts["utterances"] += 1
-        offset = utt.start_ms / 1000
-        words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
-        meta = {"asr": self.asr.name, "words": words}
-        ev = NewEvent(self.origin_ms + utt.start_ms, self.origin_ms + utt.end_ms, "speech", text,
-                      str(self.path), utt.start_ms, meta)
         return [self.redactor.event(ev) if self.redactor else ev]
 
 

@@ -10,23 +10,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from egocli.errors import InputError
+from egocli.perception.image import read_image as read_image  # the command's file reader
 from egocli.pointing.resolve import Resolution, choose, intent_of, resolve
 
 if TYPE_CHECKING:
     from egocli.config import Settings
     from egocli.store import NewEvent, Store
-
-
-def read_image(path: str) -> np.ndarray:
-    """A BGR uint8 image from a file; InputError when it cannot be read."""
-    import cv2
-
-    if not Path(path).is_file():
-        raise InputError(f"{path}: no such file")
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    if image is None:
-        raise InputError(f"{path}: not an image OpenCV can read")
-    return image
 
 
 def resolve_frame(image: np.ndarray, settings: Settings, say: str | None = None, reply: str | None = None,

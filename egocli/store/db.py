@@ -289,6 +289,15 @@ class Store:
             raise NotFound(f"no event with id {event_id}")
         return Event.from_row(rows[0])
 
+    def existing(self, ids: Iterable[int]) -> set[int]:
+        """The ids among these that are still events in the log (not forgotten or expired)."""
+        wanted, found = list(ids), set()
+        for i in range(0, len(wanted), 500):
+            part = wanted[i:i + 500]
+            marks = ",".join("?" * len(part))
+            found.update(row["id"] for row in self.db.query(f"SELECT id FROM events WHERE id IN ({marks})", part))
+        return found
+
     def events(self, flt: EventFilter = EventFilter(), newest_first: bool = False) -> Iterator[Event]:
         """Events matching a filter, in time order."""
         where, params = flt.where()

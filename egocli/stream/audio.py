@@ -1,4 +1,6 @@
-"""Audio plumbing for live sessions: format conversion, resampling, and the answer playback buffer."""
+"""Audio plumbing for the transports: PCM conversion, aiortc frame resampling, the answer playback buffer.
+
+The signal processing itself (rate, resampling, levels) is egocli.perception.audio."""
 
 from __future__ import annotations
 
@@ -7,8 +9,7 @@ from typing import Any
 
 import numpy as np
 
-RATE = 16000
-"""The pipeline's rate: VAD, ASR and playback all run at 16 kHz mono."""
+from egocli.perception.audio import RATE
 
 
 def s16_to_float(data: bytes | np.ndarray, channels: int = 1) -> np.ndarray:
@@ -23,22 +24,6 @@ def s16_to_float(data: bytes | np.ndarray, channels: int = 1) -> np.ndarray:
 def float_to_s16(samples: np.ndarray) -> bytes:
     """float32 samples in [-1, 1] as signed 16-bit little-endian bytes."""
     return (np.clip(samples, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
-
-
-def resample(samples: np.ndarray, src: int, dst: int) -> np.ndarray:
-    """Linear-interpolation resampling of float32 mono (enough for speech at these rates)."""
-    if src == dst or samples.size == 0:
-        return np.asarray(samples, np.float32)
-    n = int(round(samples.size * dst / src))
-    x = np.linspace(0.0, samples.size - 1, num=n, dtype=np.float64)
-    return np.interp(x, np.arange(samples.size), samples).astype(np.float32)
-
-
-def level_db(samples: np.ndarray) -> float:
-    """RMS level in dBFS."""
-    if samples.size == 0:
-        return -120.0
-    return float(20.0 * np.log10(np.sqrt(np.mean(np.square(samples, dtype=np.float64))) + 1e-9))
 
 
 class FrameResampler:
@@ -110,15 +95,3 @@ class Playback:
             self._chunks, self._queued = [], 0
             self.generation += 1
             return was
-
-
-def trim_silence(samples: np.ndarray, rate: int = RATE, floor_db: float = -40.0, lead_ms: int = 30,
-                 tail_ms: int = 120) -> np.ndarray:
-    """Cut the silence a synthesiser puts before and after speech, keeping a short lead and tail:
-    the first word is heard sooner and sentences spoken one by one do not leave long gaps."""
-    loud = np.flatnonzero(np.abs(samples) > 10 ** (floor_db / 20))
-    if loud.size == 0:
-        return samples
-    start = max(0, int(loud[0]) - rate * lead_ms // 1000)
-    end = min(samples.size, int(loud[-1]) + 1 + rate * tail_ms // 1000)
-    return samples[start:end]

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from egocli.stream.audio import RATE, float_to_s16, level_db, resample, s16_to_float
+from egocli.perception.audio import RATE, level_db, resample
+from egocli.stream.audio import float_to_s16, s16_to_float
 from egocli.stream.protocol import KIND_AUDIO, KIND_JPEG, pack
 
 CHUNK = int(RATE * 0.02)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import asyncio
 import fractions
 import logging
-import time
 from typing import Any
 
 import numpy as np
 
-from egocli.stream.audio import RATE, FrameResampler, float_to_s16, resample
-from egocli.stream.hub import LiveHub
+from egocli.perception.audio import RATE, resample
+from egocli.stream.audio import FrameResampler, float_to_s16
+from egocli.stream.host import ServerOptions, Session
+from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import MAX_CONTROL_BYTES, encode, error
-from egocli.stream.session import LiveSession
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +59,10 @@ def _speech_track_class() -> type:
 
         kind = "audio"
 
-        def __init__(self, session: LiveSession) -> None:
+        def __init__(self, session: Session) -> None:
             super().__init__()
             self.session = session
-            self._start: float | None = None
-            self._pts = 0
+            self._pacer = Pacer(PTIME)
 
         async def recv(self) -> Any:
             import av
@@ -71,24 +70,22 @@ def _speech_track_class() -> type:
             if self.readyState != "live":
                 raise MediaStreamError
             step = int(OUT_RATE * PTIME)
-            if self._start is None:
-                self._start = time.monotonic()
-            else:
-                self._pts += step
-                wait = self._start + self._pts / OUT_RATE - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+            if not self._pacer.started:
+                self._pacer.start()
+            elif (wait := self._pacer.next_in()) > 0:
+                await asyncio.sleep(wait)
             chunk = self.session.playback.pull(int(RATE * PTIME))
             samples = np.zeros(step, np.float32) if chunk is None else resample(chunk, RATE, OUT_RATE)[:step]
             pcm = np.frombuffer(float_to_s16(samples), dtype="<i2").reshape(1, -1)
             frame = av.AudioFrame.from_ndarray(pcm, format="s16", layout="mono")
-            frame.sample_rate, frame.pts, frame.time_base = OUT_RATE, self._pts, fractions.Fraction(1, OUT_RATE)
+            pts = self._pacer.sent * step
+            frame.sample_rate, frame.pts, frame.time_base = OUT_RATE, pts, fractions.Fraction(1, OUT_RATE)
             return frame
 
     return SpeechTrack
 
 
-async def drain_audio(track: Any, session: LiveSession) -> None:
+async def drain_audio(track: Any, session: Session) -> None:
     """Receive microphone frames until the track ends, resampled to 16 kHz mono for the session."""
     from aiortc.mediastreams import MediaStreamError
 
@@ -102,7 +99,7 @@ async def drain_audio(track: Any, session: LiveSession) -> None:
     await session.close("microphone track ended")
 
 
-async def drain_video(track: Any, session: LiveSession) -> None:
+async def drain_video(track: Any, session: Session) -> None:
     """Receive every camera frame as it arrives (aiortc's queue is unbounded) and keep the newest."""
     from aiortc.mediastreams import MediaStreamError
 
@@ -116,13 +113,13 @@ async def drain_video(track: Any, session: LiveSession) -> None:
 class RtcPeer:
     """One WebRTC connection bound to its live session."""
 
-    def __init__(self, hub: LiveHub, peer: str) -> None:
+    def __init__(self, session: Session, options: ServerOptions) -> None:
         from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection
 
-        config = RTCConfiguration(iceServers=[RTCIceServer(urls=u) for u in hub.options.ice_servers])
-        self.hub = hub
+        config = RTCConfiguration(iceServers=[RTCIceServer(urls=u) for u in options.ice_servers])
+        self.options = options
         self.pc = RTCPeerConnection(configuration=config)
-        self.session = LiveSession(hub, "webrtc", peer)
+        self.session = session
         self._tasks: set[asyncio.Task[Any]] = set()
         self.pc.on("datachannel", self._on_channel)
         self.pc.on("track", self._on_track)
@@ -159,7 +156,7 @@ class RtcPeer:
         """Apply the client's offer and return the answer SDP (ValueError on a bad offer)."""
         from aiortc import RTCSessionDescription
 
-        if self.hub.options.ice_loopback:
+        if self.options.ice_loopback:
             sdp = loopback_candidates_only(sdp)
         await self.pc.setRemoteDescription(RTCSessionDescription(sdp=sdp, type="offer"))
         if not self.pc.getTransceivers() and self.pc.sctp is None:

@@ -1,5 +1,6 @@
 """The aiohttp app of `egocli serve`: the playground page, POST /offer (WebRTC), GET /ws
-(WebSocket baseline), GET /api/*; token checks, TLS, and a graceful stop that finishes the log."""
+(WebSocket baseline), GET /api/*; the token check as middleware, TLS, and a graceful stop that
+lets the application finish its sessions. What is served comes from an `Application`."""
 
 from __future__ import annotations
 
@@ -10,21 +11,29 @@ import json
 import logging
 import signal
 import ssl
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from egocli.config import Settings
 from egocli.errors import UsageError
-from egocli.stream.hub import LiveHub, ServeOptions
+from egocli.stream.host import Application, ServerOptions
 from egocli.stream.protocol import MAX_OFFER_BYTES
+
+if TYPE_CHECKING:
+    from egocli.stream.rtc import RtcPeer
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-HUB = web.AppKey("hub", LiveHub)
+APP = web.AppKey("application", Application)
+OPTIONS = web.AppKey("options", ServerOptions)
+BACKGROUND = web.AppKey("background", set)
+PROTECTED = ("/offer", "/ws", "/api/")
+"""Paths (prefixes) that need the token; the page and its static files do not."""
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
 def is_loopback(host: str) -> bool:
@@ -37,7 +46,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_options(options: ServeOptions) -> None:
+def check_options(options: ServerOptions) -> None:
     """Refuse unsafe or inconsistent settings before anything binds."""
     if not is_loopback(options.host) and not options.token:
         raise UsageError(f"--host {options.host} exposes the server beyond this machine: give --token too")
@@ -46,16 +55,22 @@ def check_options(options: ServeOptions) -> None:
     for path in (options.cert, options.key):
         if path is not None and not path.is_file():
             raise UsageError(f"{path}: no such file")
-    if options.max_sessions < 1 or options.fps <= 0:
-        raise UsageError("--max-sessions must be at least 1 and --fps positive")
 
 
-def _authorised(request: web.Request) -> bool:
-    token = request.app[HUB].options.token
-    if not token:
-        return True
+def _authorised(request: web.Request, token: str) -> bool:
     given = request.query.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     return hmac.compare_digest(given.encode(), token.encode())
+
+
+def token_middleware(token: str | None) -> Middleware:
+    """Refuse requests to the protected paths without the shared token (401)."""
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if token and request.path.startswith(PROTECTED) and not _authorised(request, token):
+            return _fail(401, "unauthorised", "missing or wrong token")
+        return await handler(request)
+
+    return check
 
 
 def _fail(status: int, code: str, message: str) -> web.Response:
@@ -71,9 +86,6 @@ async def offer(request: web.Request) -> web.Response:
     """POST /offer: {sdp, type: 'offer'} -> {sdp, type: 'answer', session}."""
     from egocli.stream.rtc import RtcPeer
 
-    hub = request.app[HUB]
-    if not _authorised(request):
-        return _fail(401, "unauthorised", "missing or wrong token")
     if (request.content_length or 0) > MAX_OFFER_BYTES:
         return _fail(413, "too_large", f"offer larger than {MAX_OFFER_BYTES} bytes")
     try:
@@ -82,7 +94,7 @@ async def offer(request: web.Request) -> web.Response:
         return _fail(400, "bad_json", "the body must be JSON {sdp, type}")
     if not isinstance(body, dict) or body.get("type") != "offer" or not isinstance(body.get("sdp"), str):
         return _fail(400, "bad_offer", "expected {\"sdp\": \"...\", \"type\": \"offer\"}")
-    peer = RtcPeer(hub, request.remote or "?")
+    peer = RtcPeer(request.app[APP].new_session("webrtc", request.remote or "?"), request.app[OPTIONS])
     if not peer.session.reserve():
         await peer.pc.close()
         return _fail(503, "busy", "too many sessions; try again later")
@@ -92,11 +104,18 @@ async def offer(request: web.Request) -> web.Response:
         await peer.close()
         return _fail(400, "bad_offer", f"cannot use this offer: {type(ex).__name__}: {ex}"[:300])
     await peer.session.start()
-    hub.keep(asyncio.ensure_future(_close_peer_after(peer)))
+    _keep(request.app, asyncio.ensure_future(_close_peer_after(peer)))
     return web.json_response({"sdp": sdp, "type": "answer", "session": peer.session.id})
 
 
-async def _close_peer_after(peer: Any) -> None:
+def _keep(app: web.Application, task: asyncio.Future[Any]) -> None:
+    """Hold a reference to a background task until it finishes."""
+    tasks = app[BACKGROUND]
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
+async def _close_peer_after(peer: RtcPeer) -> None:
     await peer.session.closed.wait()
     await peer.pc.close()
 
@@ -105,53 +124,42 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     """GET /ws: the WebSocket baseline."""
     from egocli.stream.ws import handle_ws
 
-    hub = request.app[HUB]
-    if not _authorised(request):
-        return _fail(401, "unauthorised", "missing or wrong token")
-    return await handle_ws(request, hub)
+    return await handle_ws(request, request.app[APP], request.app[OPTIONS])
 
 
 async def health(request: web.Request) -> web.Response:
     """GET /api/health: sessions in use."""
-    hub = request.app[HUB]
-    if not _authorised(request):
-        return _fail(401, "unauthorised", "missing or wrong token")
-    return web.json_response({"ok": True, "sessions": len(hub.sessions), "max_sessions": hub.options.max_sessions})
+    return web.json_response({"ok": True, "sessions": request.app[APP].open_sessions(),
+                              "max_sessions": request.app[OPTIONS].max_sessions})
 
 
 async def recent(request: web.Request) -> web.Response:
     """GET /api/events?limit=N: the newest events in the log."""
-    from egocli.store import EventFilter
-
-    hub = request.app[HUB]
-    if not _authorised(request):
-        return _fail(401, "unauthorised", "missing or wrong token")
     limit = request.query.get("limit", "20")
     if not limit.isdigit() or not 1 <= int(limit) <= 500:
         return _fail(400, "bad_request", "limit must be 1..500")
-
-    def read() -> list[dict[str, Any]]:
-        events = hub.store().events(EventFilter(limit=int(limit)), newest_first=True)
-        return [{k: e.to_json()[k] for k in ("id", "local", "modality", "source", "content")} for e in events]
-
-    return web.json_response({"events": await hub.run("writer", read)})
+    return web.json_response({"events": await request.app[APP].recent(int(limit))})
 
 
-def build_app(hub: LiveHub) -> web.Application:
-    """The aiohttp application for a hub."""
-    app = web.Application(client_max_size=MAX_OFFER_BYTES)
-    app[HUB] = hub
+def build_app(application: Application, options: ServerOptions) -> web.Application:
+    """The aiohttp application serving an Application."""
+    app = web.Application(client_max_size=MAX_OFFER_BYTES, middlewares=[token_middleware(options.token)])
+    app[APP], app[OPTIONS], app[BACKGROUND] = application, options, set()
     app.router.add_get("/", index)
     app.router.add_post("/offer", offer)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/events", recent)
     app.router.add_static("/static", STATIC)
-    app.on_shutdown.append(hub.shutdown)
+
+    async def shutdown(_: web.Application) -> None:
+        await application.shutdown()
+
+    app.on_shutdown.append(shutdown)
     return app
 
 
-def _ssl_context(options: ServeOptions) -> ssl.SSLContext | None:
+def _ssl_context(options: ServerOptions) -> ssl.SSLContext | None:
     if options.cert is None or options.key is None:
         return None
     ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -162,17 +170,16 @@ def _ssl_context(options: ServeOptions) -> ssl.SSLContext | None:
     return ctx
 
 
-async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
+async def serve(application: Application, options: ServerOptions, stop: asyncio.Event,
                 ready: Callable[[str], None] | None = None) -> None:
-    """Run the server until `stop` is set, then close every session and finish writing the log."""
+    """Serve until `stop` is set, then let the application close every session."""
     check_options(options)
     if options.ice_loopback:
         from egocli.stream.rtc import allow_loopback_ice
 
         allow_loopback_ice()
-    hub = LiveHub(settings, options)
     tls = _ssl_context(options)
-    runner = web.AppRunner(build_app(hub), handle_signals=False, access_log=None)
+    runner = web.AppRunner(build_app(application, options), handle_signals=False, access_log=None)
     await runner.setup()
     try:
         site = web.TCPSite(runner, options.host, options.port, ssl_context=tls)
@@ -182,7 +189,7 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
             raise UsageError(f"cannot listen on {options.host}:{options.port}: {ex.strerror or ex}") from ex
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         host = f"[{options.host}]" if ":" in options.host else options.host
-        warm = asyncio.ensure_future(hub.warm())
+        warm = asyncio.ensure_future(application.warm())
         if ready is not None:
             ready(f"{'https' if tls else 'http'}://{host}:{port}/")
         await stop.wait()
@@ -191,13 +198,13 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
         await runner.cleanup()
 
 
-def run(settings: Settings, options: ServeOptions, ready: Callable[[str], None] | None = None) -> None:
-    """Blocking entry point: serve until SIGINT or SIGTERM."""
-    async def main() -> None:
+def run_until_signal(main: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+    """Blocking: run main(stop) in a new event loop; SIGINT or SIGTERM set `stop`."""
+    async def go() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await serve(settings, options, stop, ready)
+        await main(stop)
 
-    asyncio.run(main())
+    asyncio.run(go())

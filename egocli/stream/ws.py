@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from egocli.stream.audio import RATE, float_to_s16, resample, s16_to_float
-from egocli.stream.hub import LiveHub
+from egocli.perception.audio import RATE, resample
+from egocli.stream.audio import float_to_s16, s16_to_float
+from egocli.stream.host import Application, ServerOptions, Session
+from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import (KIND_AUDIO, MAX_JPEG_BYTES, AudioFormat, ProtocolError, audio_format,
                                     encode, error, pack, parse_control, split_binary)
-from egocli.stream.session import LiveSession
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +35,10 @@ async def _hello(ws: web.WebSocketResponse) -> dict[str, Any]:
     return hello
 
 
-async def handle_ws(request: web.Request, hub: LiveHub) -> web.StreamResponse:
+async def handle_ws(request: web.Request, app: Application, options: ServerOptions) -> web.StreamResponse:
     """GET /ws: one live session over a WebSocket (token already checked)."""
-    ws = web.WebSocketResponse(heartbeat=hub.options.heartbeat_s, max_msg_size=MAX_JPEG_BYTES + 1024)
-    session = LiveSession(hub, "websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
+    ws = web.WebSocketResponse(heartbeat=options.heartbeat_s, max_msg_size=MAX_JPEG_BYTES + 1024)
+    session = app.new_session("websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
     if not session.reserve():
         return web.json_response({"error": "busy", "message": "too many sessions; try again later"}, status=503)
     try:
@@ -65,13 +65,13 @@ async def handle_ws(request: web.Request, hub: LiveHub) -> web.StreamResponse:
     return ws
 
 
-async def _close_with(ws: web.WebSocketResponse, session: LiveSession) -> None:
+async def _close_with(ws: web.WebSocketResponse, session: Session) -> None:
     """Close the socket when the session ends on its own (bye, timeout, shutdown)."""
     await session.closed.wait()
     await ws.close()
 
 
-async def _read(ws: web.WebSocketResponse, session: LiveSession, fmt: AudioFormat) -> None:
+async def _read(ws: web.WebSocketResponse, session: Session, fmt: AudioFormat) -> None:
     async for msg in ws:
         if session.closed.is_set():
             return
@@ -84,7 +84,7 @@ async def _read(ws: web.WebSocketResponse, session: LiveSession, fmt: AudioForma
             return
 
 
-async def _binary(session: LiveSession, data: bytes, fmt: AudioFormat) -> None:
+async def _binary(session: Session, data: bytes, fmt: AudioFormat) -> None:
     try:
         kind, payload = split_binary(data)
     except ProtocolError as ex:
@@ -97,20 +97,19 @@ async def _binary(session: LiveSession, data: bytes, fmt: AudioFormat) -> None:
         session.offer_frame(bytes(payload))
 
 
-async def _pump_audio(ws: web.WebSocketResponse, session: LiveSession) -> None:
+async def _pump_audio(ws: web.WebSocketResponse, session: Session) -> None:
     """Send queued answer audio in 20 ms PCM chunks, paced to real time with a small lead."""
     n = int(RATE * CHUNK_S)
-    start, sent = 0.0, 0
+    pacer = Pacer(CHUNK_S, lead=LEAD_CHUNKS)
     while not ws.closed:
         chunk = session.playback.pull(n)
         if chunk is None:
-            start, sent = 0.0, 0
+            pacer.reset()
             await asyncio.sleep(CHUNK_S)
             continue
-        if not start:
-            start = time.monotonic()
+        if not pacer.started:
+            pacer.start()
         await ws.send_bytes(pack(KIND_AUDIO, float_to_s16(chunk)))
-        sent += 1
-        wait = start + (sent - LEAD_CHUNKS) * CHUNK_S - time.monotonic()
+        wait = pacer.next_in()
         if wait > 0:
             await asyncio.sleep(wait)

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from egocli.stream.client import RtcClient
-from tests.stream.conftest import ASR, PHRASE
-from tests.stream.conftest import words as _words
+from tests.serving import ASR, PHRASE
+from tests.serving import words as _words
 
 
 @pytest.mark.slow

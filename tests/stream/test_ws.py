@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from egocli.stream.client import WsClient
-from tests.stream.conftest import ASR, PHRASE
-from tests.stream.conftest import words as _words
+from tests.serving import ASR, PHRASE
+from tests.serving import words as _words
 
 
 @pytest.mark.slow

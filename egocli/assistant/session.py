@@ -8,24 +8,35 @@ import asyncio
 import logging
 import re
 import time
-import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from egocli.assistant.answers import Answerer
+from egocli.assistant.board import analyse_frame
+from egocli.assistant.dialogue import Assistant
+from egocli.assistant.options import ServeOptions
+from egocli.assistant.routing import Clock, Ref, SystemClock
+from egocli.assistant.seats import Seats
+from egocli.assistant.services import LiveServices
 from egocli.errors import EgoError
-from egocli.ingest.frames import FrameSelector
+from egocli.models.base import Segment
+from egocli.perception.audio import RATE, level_db
+from egocli.perception.describe import FrameDescription
+from egocli.perception.events import FrameNotes, speech_event
+from egocli.perception.frames import FrameSelector, Verdict
+from egocli.perception.image import Frame
+from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
-from egocli.stream.audio import RATE, Playback, level_db
-from egocli.stream.hub import LiveHub
+from egocli.stream.audio import Playback
+from egocli.stream.host import Send
 from egocli.stream.protocol import PROTOCOL_VERSION, ProtocolError, error, parse_control
-from egocli.stream.vad import EnergyVad, Utterance, VadConfig
 from egocli.timeutil import format_local, now_ms
 
 log = logging.getLogger(__name__)
 
-Send = Callable[[dict[str, Any]], Awaitable[None] | None]
 BARGE_MS = 120
 """Loud microphone time during playback that counts as the user talking over the answer."""
 PARTIAL_MS = 1000
@@ -40,12 +51,31 @@ def wake_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"^\W*" + r"[\W_]*".join(parts) + r"\b[\W_]*", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
+class Crew:
+    """What a live session works with, shared by every session of a server."""
+
+    options: ServeOptions
+    """How the server runs."""
+    services: LiveServices
+    """Log writer, models on their threads, perception and speech."""
+    answerer: Answerer
+    """Spoken answers to questions."""
+    assistant: Assistant
+    """Pointing, tools, confirmations and reminders."""
+    seats: Seats[LiveSession]
+    """Session admission."""
+    clock: Clock = SystemClock()
+    """Heartbeats, idle timeouts and the frame pace."""
+
+
 class LiveSession:
     """A connected client. The transport feeds media and control messages in and delivers `send`."""
 
-    def __init__(self, hub: LiveHub, transport: str, peer: str, send: Send | None = None) -> None:
-        self.hub, self.transport, self.peer = hub, transport, peer
-        self.opt = hub.options
+    def __init__(self, crew: Crew, transport: str, peer: str, send: Send | None = None) -> None:
+        self.crew, self.transport, self.peer = crew, transport, peer
+        self.services, self.assistant, self.clock = crew.services, crew.assistant, crew.clock
+        self.opt = crew.options
         self.id: str | None = None
         self.source_id: int | None = None
         self.playback = Playback()
@@ -53,7 +83,7 @@ class LiveSession:
         self._vad = EnergyVad(VadConfig())
         self._selector = FrameSelector()
         self._utterances: asyncio.Queue[tuple[Utterance, bool] | None] = asyncio.Queue(self.opt.utterance_queue)
-        self._frame: Any = None
+        self._frame: Frame | None = None
         self._frame_seq = 0
         self._tasks: list[asyncio.Task[Any]] = []
         self._side: set[asyncio.Task[Any]] = set()
@@ -63,8 +93,8 @@ class LiveSession:
         self._partial_busy, self._partial_next = False, PARTIAL_MS
         self._audio_origin: int | None = None
         self._started = now_ms()
-        self._last_seen = time.monotonic()
-        self._last_text_crc = 0
+        self._last_seen = self.clock.monotonic()
+        self._notes = FrameNotes()
         self.counts = {"utterances": 0, "questions": 0, "frames": 0, "described": 0, "dropped": 0,
                        "received": 0}
         self.closed = asyncio.Event()
@@ -74,7 +104,7 @@ class LiveSession:
     def reserve(self) -> bool:
         """Take a session slot now (no await between check and take); False when the server is full."""
         if self.id is None:
-            self.id = self.hub.admit(self)
+            self.id = self.crew.seats.admit(self)
         return self.id is not None
 
     async def start(self) -> bool:
@@ -82,10 +112,10 @@ class LiveSession:
         if not self.reserve():
             return False
         meta = {"transport": self.transport, "peer": self.peer}
-        self.source_id = await self.hub.run("writer", self.hub.open_source, f"live-{self.id}", meta)
+        self.source_id = await self.services.run("writer", self.services.open_source, f"live-{self.id}", meta)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._transcribe_loop()), loop.create_task(self._video_loop()),
-                       loop.create_task(self._heartbeat_loop()), loop.create_task(self.hub.assist.watch(self))]
+                       loop.create_task(self._heartbeat_loop()), loop.create_task(self.assistant.watch(self))]
         return True
 
     def attach(self, send: Send) -> None:
@@ -127,10 +157,10 @@ class LiveSession:
         await asyncio.gather(*others, return_exceptions=True)
         if self.source_id is not None:
             meta = {"closed": reason, **self.counts}
-            await self.hub.run("writer", self.hub.close_source, self.source_id, now_ms() - self._started, meta)
+            await self.services.run("writer", self.services.close_source, self.source_id, now_ms() - self._started, meta)
         await self.send({"type": "bye", "reason": reason})
         if self.id is not None:
-            self.hub.release(self.id)
+            self.crew.seats.release(self.id)
         self.closed.set()
         log.info("session %s closed: %s", self.id, reason)
 
@@ -139,7 +169,7 @@ class LiveSession:
         """16 kHz mono float32 from the microphone."""
         if self._closing or pcm.size == 0:
             return
-        self._last_seen = time.monotonic()
+        self._last_seen = self.clock.monotonic()
         if self._audio_origin is None:
             self._audio_origin = now_ms() - int(1000 * pcm.size / RATE)
         self._check_barge_in(pcm)
@@ -164,7 +194,7 @@ class LiveSession:
 
     async def _partial(self, samples: np.ndarray, question: bool) -> None:
         try:
-            segments = await self.hub.run("asr", self.hub.transcribe, samples)
+            segments = await self.services.run("asr", self.services.transcribe, samples)
         except EgoError:
             return
         finally:
@@ -173,9 +203,9 @@ class LiveSession:
         if text and self._vad.open_ms:  # not already final
             await self.send({"type": "transcript", "final": False, "text": text, "question": question})
 
-    def offer_frame(self, frame: Any) -> None:
+    def offer_frame(self, frame: Frame) -> None:
         """A decoded camera frame (or JPEG bytes): only the newest is kept."""
-        self._last_seen = time.monotonic()
+        self._last_seen = self.clock.monotonic()
         self._frame = frame
         self._frame_seq += 1
         self.counts["received"] += 1
@@ -202,7 +232,7 @@ class LiveSession:
     # ---- control in -----------------------------------------------------
     async def receive(self, raw: str | bytes) -> None:
         """Handle one control message from the client."""
-        self._last_seen = time.monotonic()
+        self._last_seen = self.clock.monotonic()
         try:
             msg = parse_control(raw)
         except ProtocolError as ex:
@@ -228,7 +258,7 @@ class LiveSession:
         elif kind == "bye":
             self._spawn(self.close("client said bye"))
         else:  # the assistant's own messages (confirmations, clarification replies)
-            await self.hub.assist.control(self, msg)
+            await self.assistant.control(self, msg)
 
     def _push_to_talk(self, on: bool) -> None:
         if on:
@@ -250,7 +280,7 @@ class LiveSession:
             utt, question = item
             t0 = time.perf_counter()
             try:
-                segments = await self.hub.run("asr", self.hub.transcribe, utt.samples)
+                segments = await self.services.run("asr", self.services.transcribe, utt.samples)
                 log.debug("session %s: asr %.0f ms for %.1f s (question %s)", self.id,
                          (time.perf_counter() - t0) * 1000, len(utt.samples) / RATE, question)
             except EgoError as ex:
@@ -260,9 +290,9 @@ class LiveSession:
             if text:
                 await self._heard(utt, text, segments, question)
 
-    async def _heard(self, utt: Utterance, text: str, segments: list[Any], question: bool) -> None:
+    async def _heard(self, utt: Utterance, text: str, segments: list[Segment], question: bool) -> None:
         match = self._wake.match(text)
-        if match or question or self._wake_armed or self.hub.assist.awaiting(self):  # awaiting: a yes/no, a choice
+        if match or question or self._wake_armed or self.assistant.awaiting(self):  # awaiting: a yes/no, a choice
             asked = text[match.end():].strip() if match else text
             self._wake_armed = bool(match) and not asked
             if asked:
@@ -270,17 +300,15 @@ class LiveSession:
                 self._spawn(self._answer(asked, None, spoken=True))
             return
         origin = self._audio_origin or self._started
-        offset = utt.start_ms / 1000
-        words = [[round(a + offset, 2), round(b + offset, 2), w] for s in segments for a, b, w in s.words]
-        event = NewEvent(origin + utt.start_ms, origin + utt.end_ms, "speech", text, None, utt.start_ms,
-                         {"asr": getattr(self.hub.model("asr"), "name", "asr"), "words": words,
-                          "session": self.id})
+        event = speech_event(utt, segments, origin, self.services.asr_name(),
+                             extra={"session": self.id})
+        assert event is not None  # text is not empty
         self.counts["utterances"] += 1
         await self.send({"type": "transcript", "final": True, "text": text, "question": False})
         await self._log([event])
 
     async def _log(self, events: list[NewEvent]) -> None:
-        ids = await self.hub.run("writer", self.hub.write, self.source_id, events)
+        ids = await self.services.run("writer", self.services.write, self.source_id, events)
         for ev_id, ev in zip(ids, events):
             await self.send({"type": "event", "id": ev_id, "modality": ev.modality, "content": ev.content,
                              "time": format_local(ev.start_ms), "start_ms": ev.start_ms})
@@ -288,14 +316,14 @@ class LiveSession:
     async def _video_loop(self) -> None:
         seen = 0
         while True:
-            await asyncio.sleep(1.0 / self.opt.fps)
-            if self._frame_seq == seen or self._frame is None or self.hub.answering:
+            await self.clock.sleep(1.0 / self.opt.fps)
+            if self._frame_seq == seen or self._frame is None or self.services.answering:
                 continue
             seen, frame = self._frame_seq, self._frame
             self.counts["frames"] += 1
             t = now_ms()
             try:
-                verdict, desc = await self.hub.run("vision", self.hub.look, frame, self._selector, t - self._started)
+                verdict, desc = await self.services.run("vision", self.services.look, frame, self._selector, t - self._started)
             except (EgoError, ValueError) as ex:
                 await self.send(error("frame", f"frame not described: {ex}"))
                 continue
@@ -303,32 +331,25 @@ class LiveSession:
                 self.counts["described"] += 1
                 await self._log(self._frame_events(desc, t, verdict))
 
-    def _frame_events(self, desc: Any, t: int, verdict: Any) -> list[NewEvent]:
-        end = t + int(1000 / self.opt.fps)
-        meta = {**desc.meta, "reason": verdict.reason, "change": round(verdict.change, 3), "session": self.id}
-        events = [NewEvent(t, end, "visual", desc.visual, None, t - self._started, meta)]
-        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
-        if desc.text and crc != self._last_text_crc:
-            events.append(NewEvent(t, end, "text", desc.text, None, t - self._started,
-                                   {"ocr": desc.meta.get("ocr", []), "session": self.id}))
-        self._last_text_crc = crc
-        return events
+    def _frame_events(self, desc: FrameDescription, t: int, verdict: Verdict) -> list[NewEvent]:
+        self._notes.extra = {"session": self.id}
+        return self._notes.events(desc, verdict, t, t + int(1000 / self.opt.fps), t - self._started)
 
     @property
-    def frame(self) -> Any:
+    def frame(self) -> Frame | None:
         """The newest camera frame (JPEG bytes, av.VideoFrame or BGR array), or None."""
         return self._frame
 
     async def say(self, text: str) -> None:
         """Speak a short text on the session's playback (after whatever is playing)."""
         generation = self.playback.generation
-        samples = await self.hub.run("answer", self.hub.speak, text)
+        samples = await self.services.run("answer", self.services.speak, text)
         self.playback.enqueue(samples, generation)
 
-    async def _answer(self, question: str, ref: Any, spoken: bool) -> None:
+    async def _answer(self, question: str, ref: Ref, spoken: bool) -> None:
         self.counts["questions"] += 1
         self.playback.stop()
-        if await self.hub.assist.handle(self, question, ref, spoken):
+        if await self.assistant.handle(self, question, ref, spoken):
             return  # pointing, a tool request or a pending clarification took it
         generation = self.playback.generation
 
@@ -339,25 +360,25 @@ class LiveSession:
                 log.debug("session %s: first audio %.0f ms after the question", self.id, (time.perf_counter() - t0) * 1000)
             self.playback.enqueue(samples, generation)
 
-        self.hub.answering += 1  # frames wait: two cores, and the answer is what the user waits for
+        self.services.answering += 1  # frames wait: two cores, and the answer is what the user waits for
         try:
-            reply = await self.hub.run("answer", self.hub.answer, question, now_ms(), say,
+            reply = await self.services.run("answer", self.crew.answerer.answer, question, now_ms(), say,
                                        lambda: self.playback.generation != generation)
         except EgoError as ex:
             await self.send(error("model", str(ex), ref))
             return
         finally:
-            self.hub.answering -= 1
+            self.services.answering -= 1
         await self.send({"type": "answer", "id": ref, "question": question, "text": reply.text,
                          "citations": reply.citations, "spoken": spoken, "interrupted": reply.interrupted,
                          "route": reply.route})
 
-    async def _chess(self, ref: Any) -> None:
+    async def _chess(self, ref: Ref) -> None:
         if self._frame is None:
             await self.send(error("no_frame", "no camera frame yet", ref))
             return
         try:
-            result = await self.hub.run("answer", self.hub.chess, self._frame)
+            result = await self.services.run("answer", analyse_frame, self.services, self._frame)
         except Exception as ex:  # the co-pilot's own failures must not end the session
             log.warning("session %s: chess failed: %s", self.id, ex)
             await self.send(error("chess", f"{type(ex).__name__}: {ex}"[:300], ref))
@@ -366,8 +387,8 @@ class LiveSession:
 
     async def _heartbeat_loop(self) -> None:
         while True:
-            await asyncio.sleep(self.opt.heartbeat_s)
-            if time.monotonic() - self._last_seen > self.opt.idle_timeout_s:
+            await self.clock.sleep(self.opt.heartbeat_s)
+            if self.clock.monotonic() - self._last_seen > self.opt.idle_timeout_s:
                 self._spawn(self.close("peer timed out"))
                 return
             await self.send({"type": "ping", "t": time.time()})

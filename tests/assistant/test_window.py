@@ -7,12 +7,14 @@ import time
 
 import pytest
 
+from egocli.assistant.answers import needs_search
+from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve import build
+from egocli.assistant.window import LiveContext, format_line
 from egocli.config import load_settings
 from egocli.models import registry
 from egocli.store import NewEvent
 from egocli.stream.client import WsClient
-from egocli.stream.hub import LiveHub, ServeOptions
-from egocli.stream.live import LiveContext, format_line
 
 JFK_LINE = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
 
@@ -83,16 +85,15 @@ def test_lines_leave_out_tool_events_and_cut_long_text():
 
 def test_questions_about_other_times_go_to_the_ask_core(tmp_path):
     settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake"})
-    hub = LiveHub(settings, ServeOptions())
-    hub.live = LiveContext(registry.load("llm", settings))
+    live = LiveContext(registry.load("llm", settings))
     now = int(time.time() * 1000)
-    assert hub._needs_search("What did I just hear?", now)  # empty window: search the log
-    hub.live.add(_events(now), list(range(1, 9)))
-    assert not hub._needs_search("What did the president ask people to do?", now)
-    assert not hub._needs_search("What did I hear in the last minute?", now)
-    assert hub._needs_search("What did the doctor say yesterday morning?", now)
-    assert hub._needs_search("When did I last take my pills?", now)
-    assert hub._needs_search("What happened <TIME 00:01:00.000 video 1>?", now)
+    assert needs_search(live, "What did I just hear?", now)  # empty window: search the log
+    live.add(_events(now), list(range(1, 9)))
+    assert not needs_search(live, "What did the president ask people to do?", now)
+    assert not needs_search(live, "What did I hear in the last minute?", now)
+    assert needs_search(live, "What did the doctor say yesterday morning?", now)
+    assert needs_search(live, "When did I last take my pills?", now)
+    assert needs_search(live, "What happened <TIME 00:01:00.000 video 1>?", now)
 
 
 @pytest.mark.slow
@@ -125,17 +126,33 @@ def test_forgotten_events_leave_the_live_window_before_the_next_answer(tmp_path)
     from egocli.store import EventFilter
 
     settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake", "tts": "fake"})
-    hub = LiveHub(settings, ServeOptions())
-    hub._open_live()
-    source = hub.open_source("live-test", {})
+    host = build(settings, ServeOptions())
+    services, window = host.crew.services, host.window
+    window.fill()
+    source = services.open_source("live-test", {})
     now = int(time.time() * 1000)
     events = _events(now)
-    hub.write(source, events)
-    assert len(hub.live.lines()) == len(events)
+    services.write(source, events)
+    assert window.context is not None and len(window.context.lines()) == len(events)
     speech_at = events[len(events) // 2].start_ms
-    hub.store().forget(EventFilter(since_ms=speech_at, until_ms=speech_at + 1, modalities=("speech",)))
-    reply = hub.answer("What did the president ask?", now, lambda samples: None)
+    services.store().forget(EventFilter(since_ms=speech_at, until_ms=speech_at + 1, modalities=("speech",)))
+    reply = host.crew.answerer.answer("What did the president ask?", now, lambda samples: None)
     assert reply.route == "live"
-    assert len(hub.live.lines()) == len(events) - 1
-    assert all("country" not in line.text for line in hub.live.lines())
+    assert len(window.context.lines()) == len(events) - 1
+    assert all("country" not in line.text for line in window.context.lines())
     assert all("country" not in c["content"] for c in reply.citations)
+
+
+def test_a_question_about_another_time_is_answered_from_the_whole_log(tmp_path):
+    settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake", "tts": "fake",
+                                                                               "embedder": "fake"})
+    host = build(settings, ServeOptions(live_budget=0))
+    services = host.crew.services
+    now = int(time.time() * 1000)
+    yesterday = [NewEvent(e.start_ms - 86_400_000, e.end_ms - 86_400_000, e.modality, e.content) for e in _events(now)]
+    services.write(services.open_source("live-test", {}), yesterday)
+    spoken: list[int] = []
+    reply = host.crew.answerer.answer("What did the president ask yesterday?", now, lambda s: spoken.append(s.size))
+    assert reply.route == "log" and reply.text and not reply.interrupted
+    assert reply.citations and all(c["event_id"] for c in reply.citations)
+    assert spoken and reply.spoken == len(spoken)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-RATE = 16000
+from egocli.perception.audio import RATE
 
 
 @dataclass(frozen=True)

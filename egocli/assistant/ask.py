@@ -1,0 +1,62 @@
+"""Answers from the whole log for live sessions: a small Protocol, and today's ask pipeline behind it.
+
+The assistant depends only on `LogAnswers`; the server passes an implementation down. `AskPipeline`
+composes the ask core the way serve always has (one vote, no summaries, `answer_budget` tokens).
+With the one ask service of egocli.reasoning (branch `core`, reasoning/service.py), the two asker
+calls in `AskPipeline.answer` become one:
+    result = AskService(self._llm, embedder, preparation=VECTORS).ask(store, req, on_token)"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+from egocli.errors import ModelError
+from egocli.models.base import Embedder, TextModel
+from egocli.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LogAnswer:
+    """An answer from the log."""
+
+    text: str
+    """The answer text."""
+    citations: list[dict[str, Any]] = field(default_factory=list)
+    """Events it rests on: event_id, time, offset, content."""
+
+
+class LogAnswers(Protocol):
+    """Answers a question over the whole log, streaming the answer's tokens."""
+
+    def answer(self, store: Store, question: str, at_ms: int, on_token: Callable[[str], None]) -> LogAnswer:
+        """The answer; raising from on_token stops generation (and propagates); EgoError on failure."""
+        ...
+
+
+class AskPipeline:
+    """LogAnswers through egocli.reasoning.asker: retrieval over the log, one vote, no summaries."""
+
+    def __init__(self, llm: Callable[[], TextModel], embedder: Callable[[], Embedder], budget: int = 400) -> None:
+        self._llm, self._embedder, self.budget = llm, embedder, budget
+
+    def answer(self, store: Store, question: str, at_ms: int, on_token: Callable[[str], None]) -> LogAnswer:
+        """Prepare the scope's vectors, then answer from the assembled context."""
+        from egocli.reasoning import asker
+
+        embedder = self._embedder_or_none()
+        req = asker.AskRequest(question, at_ms=at_ms, votes=1, budget=self.budget, hcc=False)
+        asker.prepare(store, req, None, embedder)
+        result = asker.ask(store, self._llm(), req, embedder, on_token=on_token)
+        return LogAnswer(result.text, [asdict(c) for c in result.citations])
+
+    def _embedder_or_none(self) -> Embedder | None:
+        try:
+            return self._embedder()
+        except ModelError as ex:
+            log.info("answers use words only: %s", ex)
+            return None

@@ -1,0 +1,16 @@
+"""The chess co-pilot of a live session: the board in the newest frame, analysed on request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from egocli.assistant.services import LiveServices
+from egocli.perception.image import Frame, to_bgr
+
+
+def analyse_frame(services: LiveServices, frame: Frame) -> dict[str, Any]:
+    """Analyse the chess board in a camera frame (answer thread): the result's JSON form."""
+    from egocli.chess.analyse import ChessOptions, analyse_image
+
+    result = analyse_image(to_bgr(frame), ChessOptions(seconds=0.3), services.llm)
+    return result.to_json()

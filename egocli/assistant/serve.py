@@ -1,0 +1,44 @@
+"""`egocli serve` put together: the services, the live window, the answerer and the assistant are
+built here and passed down; the transport (egocli.stream.server) serves them as an Application."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from egocli.assistant.answers import Answerer
+from egocli.assistant.ask import AskPipeline, LogAnswers
+from egocli.assistant.dialogue import Assistant
+from egocli.assistant.host import LiveHost
+from egocli.assistant.options import ServeOptions
+from egocli.assistant.prefill import LiveWindow
+from egocli.assistant.routing import Clock, SystemClock
+from egocli.assistant.seats import Seats
+from egocli.assistant.services import LiveServices
+from egocli.assistant.session import Crew
+from egocli.config import Settings
+from egocli.stream import server
+
+
+def build(settings: Settings, options: ServeOptions, clock: Clock | None = None,
+          log_answers: LogAnswers | None = None) -> LiveHost:
+    """The live assistant for a server: every part built once and handed to the parts that use it."""
+    services = LiveServices(settings)
+    window = LiveWindow(services, options.live_budget)
+    asker = log_answers or AskPipeline(services.llm, services.embedder, options.answer_budget)
+    clock = clock or SystemClock()
+    crew = Crew(options, services, Answerer(services, window, asker), Assistant(services, clock),
+                Seats(options.max_sessions), clock)
+    return LiveHost(crew, window)
+
+
+async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
+                ready: Callable[[str], None] | None = None) -> None:
+    """Run the server until `stop` is set, then close every session and finish writing the log."""
+    options.check()
+    await server.serve(build(settings, options), options.server(), stop, ready)
+
+
+def run(settings: Settings, options: ServeOptions, ready: Callable[[str], None] | None = None) -> None:
+    """Blocking entry point: serve until SIGINT or SIGTERM."""
+    server.run_until_signal(lambda stop: serve(settings, options, stop, ready))

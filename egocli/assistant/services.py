@@ -1,0 +1,174 @@
+"""What every live session shares: the event log writer, the models (one thread per role, so a
+backend is never entered twice at once), perception of heard audio and seen frames, and speech."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import numpy as np
+
+from egocli.config import Settings
+from egocli.errors import EgoError
+from egocli.models.base import Embedder, Labeler, Reader, Segment, Speaker, TextModel, Transcriber
+from egocli.perception.audio import RATE, resample, trim_silence
+from egocli.perception.describe import Describer, FrameDescription
+from egocli.perception.frames import FrameSelector, Verdict
+from egocli.perception.image import Frame, to_bgr
+from egocli.privacy.redact import Redactor
+from egocli.store import NewEvent, Store
+from egocli.timeutil import now_ms
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+POOLS = ("writer", "asr", "vision", "answer")
+"""The role threads: the log writer, speech recognition, frame description, answers and speech."""
+Written = Callable[[list[NewEvent], list[int]], None]
+"""Told of events just stored, with their ids (the live window listens)."""
+
+
+class LiveServices:
+    """Shared services of the server. Blocking work runs on per-role single threads."""
+
+    def __init__(self, settings: Settings) -> None:
+        from egocli.privacy import crypto
+        from egocli.privacy.redact import RedactionPolicy
+
+        self.settings = settings
+        self._key = crypto.key_for(settings.db)  # asked once, at start-up (EGOCLI_KEY or a prompt)
+        policy = RedactionPolicy.from_settings(settings)
+        self.redactor = Redactor(policy) if policy is not None else None
+        self._pools = {name: ThreadPoolExecutor(1, thread_name_prefix=f"egocli-{name}") for name in POOLS}
+        self._local = threading.local()
+        self.closing = False
+        self.answering = 0
+        """Answers being generated now; frame description waits while there are any."""
+        self.written: Written | None = None
+        """Called on the writer thread after events are stored."""
+
+    # ---- threads --------------------------------------------------------
+    async def run(self, pool: str, fn: Callable[..., T], *args: Any) -> T:
+        """Run fn(*args) on one of the role threads."""
+        return await asyncio.get_running_loop().run_in_executor(self._pools[pool], fn, *args)
+
+    def submit(self, pool: str, fn: Callable[[], Any]) -> bool:
+        """Queue fn on a role thread from any thread; False when the threads are shut down."""
+        try:
+            self._pools[pool].submit(fn)
+        except RuntimeError:
+            return False
+        return True
+
+    async def shutdown(self) -> None:
+        """Stop the threads after the work queued on them."""
+        self.closing = True
+        for pool in self._pools.values():
+            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown, True)
+
+    def store(self) -> Store:
+        """This thread's connection to the log (SQLite connections stay in their thread)."""
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = self._local.store = Store.open(self.settings.db, key=self._key)
+        return store
+
+    def model(self, role: str) -> Any:
+        """The model for a role, loaded once per process by the registry (whose typed loaders, on
+        branch `core`, replace this untyped one in the accessors below)."""
+        from egocli.models import registry
+
+        return registry.load(role, self.settings)
+
+    def llm(self) -> TextModel:
+        """The text model for answers, plans and coaching."""
+        return self.model("llm")
+
+    def embedder(self) -> Embedder:
+        """The sentence embedder for retrieval."""
+        return self.model("embedder")
+
+    def asr(self) -> Transcriber:
+        """The speech recogniser."""
+        return self.model("asr")
+
+    def labeler(self) -> Labeler:
+        """The image labeler."""
+        return self.model("labeler")
+
+    def reader(self) -> Reader:
+        """The text reader (OCR)."""
+        return self.model("ocr")
+
+    def speaker(self) -> Speaker:
+        """The speech synthesiser."""
+        return self.model("tts")
+
+    async def warm(self) -> None:
+        """Load the models in the background so the first utterance does not wait for them."""
+        await self.run("writer", self.store)  # the writer creates/migrates the log before others read it
+        jobs = [("asr", ("asr",)), ("vision", ("labeler", "ocr")), ("answer", ("llm", "tts", "embedder"))]
+        for pool, roles in jobs:
+            for role in roles:
+                try:
+                    await self.run(pool, self.model, role)
+                except EgoError as ex:
+                    log.warning("%s model not loaded: %s", role, ex)
+        try:  # the first synthesis and recognition pay one-off set-up costs: not during the first answer
+            await self.run("answer", self.speak, "Ready.")
+            await self.run("asr", self.transcribe, np.zeros(RATE // 2, np.float32))
+        except EgoError as ex:
+            log.warning("warm-up skipped: %s", ex)
+
+    # ---- log ------------------------------------------------------------
+    def open_source(self, name: str, meta: dict[str, Any]) -> int:
+        """Create the live session's source row; returns its id (writer thread)."""
+        return self.store().add_source("live", name, start_ms=now_ms(), meta=meta).id
+
+    def close_source(self, source_id: int, duration_ms: int, meta: dict[str, Any]) -> None:
+        """Mark a session's source done (writer thread)."""
+        store = self.store()
+        merged = {**store.get_source(source_id).meta, **meta}
+        store.update_source(source_id, status="done", duration_ms=duration_ms, meta=merged)
+
+    def write(self, source_id: int, events: list[NewEvent]) -> list[int]:
+        """Store events in one transaction (writer thread), personal data masked first."""
+        if self.redactor is not None:
+            events = [self.redactor.event(ev) for ev in events]
+        ids = self.store().add_events(events, source_id=source_id)
+        if self.written is not None:
+            self.written(events, ids)
+        return ids
+
+    # ---- perception and speech --------------------------------------------
+    def transcribe(self, samples: np.ndarray) -> list[Segment]:
+        """ASR segments for 16 kHz samples (asr thread)."""
+        return list(self.asr().transcribe(samples))
+
+    def asr_name(self) -> str:
+        """The speech recogniser's name, for the events it hears."""
+        return self.asr().name
+
+    def look(self, frame: Frame, selector: FrameSelector, t_ms: int) -> tuple[Verdict, FrameDescription | None]:
+        """(verdict, description or None) for a camera frame (vision thread)."""
+        image = to_bgr(frame)
+        verdict = selector.consider(image, t_ms)
+        if not verdict.keep:
+            return verdict, None
+        describer = Describer(self.labeler(), self.reader())
+        if self.redactor is None:
+            return verdict, describer.describe(image)
+        image, faces = self.redactor.frame(image)  # faces blurred before anything looks at them
+        desc = describer.describe(image)
+        if faces:
+            desc.meta["redacted"] = faces
+        return verdict, desc
+
+    def speak(self, text: str) -> np.ndarray:
+        """Synthesised speech at 16 kHz (answer thread)."""
+        samples, rate = self.speaker().speak(text)
+        return trim_silence(resample(np.asarray(samples, np.float32), int(rate), RATE))
