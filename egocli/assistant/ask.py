@@ -1,10 +1,8 @@
-"""Answers from the whole log for live sessions: a small Protocol, and today's ask pipeline behind it.
+"""Answers from the whole log for live sessions: a small Protocol, and the one ask service behind it.
 
 The assistant depends only on `LogAnswers`; the server passes an implementation down. `AskPipeline`
-composes the ask core the way serve always has (one vote, no summaries, `answer_budget` tokens).
-With the one ask service of egocli.reasoning (branch `core`, reasoning/service.py), the two asker
-calls in `AskPipeline.answer` become one:
-    result = AskService(self._llm, embedder, preparation=VECTORS).ask(store, req, on_token)"""
+calls egocli.reasoning.service the way serve always has asked (one vote, no summaries, vectors for
+new events, `answer_budget` tokens)."""
 
 from __future__ import annotations
 
@@ -45,13 +43,13 @@ class AskPipeline:
         self._llm, self._embedder, self.budget = llm, embedder, budget
 
     def answer(self, store: Store, question: str, at_ms: int, on_token: Callable[[str], None]) -> LogAnswer:
-        """Prepare the scope's vectors, then answer from the assembled context."""
-        from egocli.reasoning import asker
+        """Prepare the scope's vectors, then answer from the assembled context (the ask service)."""
+        from egocli.reasoning.asker import AskRequest
+        from egocli.reasoning.service import VECTORS, AskService
 
-        embedder = self._embedder_or_none()
-        req = asker.AskRequest(question, at_ms=at_ms, votes=1, budget=self.budget, hcc=False)
-        asker.prepare(store, req, None, embedder)
-        result = asker.ask(store, self._llm(), req, embedder, on_token=on_token)
+        service = AskService(self._llm, self._embedder_or_none(), preparation=VECTORS)  # type: ignore[arg-type]
+        req = AskRequest(question, at_ms=at_ms, votes=1, budget=self.budget, hcc=False)
+        result = service.ask(store, req, on_token)
         return LogAnswer(result.text, [asdict(c) for c in result.citations])
 
     def _embedder_or_none(self) -> Embedder | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from egocli.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, preparation, prompts, retrieval, tcot
+from egocli.reasoning import hcc, prompts, retrieval, tcot
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.store import Event, Store
@@ -362,16 +362,3 @@ def _with_latency(result: Answer, seconds: float) -> Answer:
     from dataclasses import replace
 
     return replace(result, latency_s=seconds)
-
-
-def prepare(store: Store, req: AskRequest, summariser: Callable[[], hcc.Summariser] | None,
-            embedder: Embedder | None, max_chunks: int = 2, max_embed: int = 2000) -> tuple[int, int]:
-    """Before answering: embed unindexed events in scope and build the few summaries missing there
-    (kept for callers not yet on the ask service, which does this as its `prepare` step).
-
-    Returns (summaries built, summaries still missing: too many to build now, run `egocli summarize`)."""
-    if not req.question.strip() or store.count() == 0:
-        return 0, 0
-    scope = parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
-                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
-    return preparation.prepare_scope(store, scope, summariser if req.hcc else None, embedder, max_chunks, max_embed)
