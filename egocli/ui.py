@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.text import Text
 
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ def progress_bars() -> Iterator[Progress | None]:
     if not _progress_enabled():
         yield None
         return
-    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(),
+    bars = Progress(TextColumn("{task.description:<12}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                     console=err, transient=False)
     with bars:
@@ -63,14 +64,14 @@ class Waiting:
     `done()` takes it down early, e.g. when the first streamed token is about to print."""
 
     def __init__(self, message: str) -> None:
-        self._status = err.status(message, spinner="dots") if _progress_enabled() else None
+        self._status = err.status(Text(message), spinner="dots") if _progress_enabled() else None
         if self._status is not None:
             self._status.start()
 
     def update(self, message: str) -> None:
         """Change the message."""
         if self._status is not None:
-            self._status.update(message)
+            self._status.update(Text(message))
 
     def done(self) -> None:
         """Take the spinner down (idempotent)."""
@@ -106,11 +107,11 @@ def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
         for row in rows:
             print(json.dumps(row, ensure_ascii=False))
     elif sys.stdout.isatty():
-        table = Table(title=title, show_lines=False)
+        table = Table(title=Text(title) if title else None, show_lines=False)
         for col in columns:
-            table.add_column(col, overflow="fold")
-        for row in rows:
-            table.add_row(*(_cell(row.get(c)) for c in columns))
+            table.add_column(Text(col), overflow="fold")
+        for row in rows:  # cells are Text: brackets from the log, a file or a model are not markup
+            table.add_row(*(Text(_cell(row.get(c))) for c in columns))
         out.print(table)
     else:
         for row in rows:
