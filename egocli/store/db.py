@@ -208,10 +208,10 @@ class Store:
         return Source.from_row(rows[0])
 
     def find_source(self, kind: str | None = None, sha256: str | None = None,
-                    name: str | None = None) -> Source | None:
+                    name: str | None = None, path: str | None = None) -> Source | None:
         """The newest source matching all given fields, or None."""
         clauses, params = ["1=1"], []
-        for col, val in (("kind", kind), ("sha256", sha256), ("name", name)):
+        for col, val in (("kind", kind), ("sha256", sha256), ("name", name), ("path", path)):
             if val is not None:
                 clauses.append(f"{col} = ?")
                 params.append(val)
@@ -341,11 +341,27 @@ class Store:
             media = [r[0] for r in conn.execute(
                 f"SELECT DISTINCT media_path FROM events WHERE id IN ({sub}) AND media_path IS NOT NULL",
                 params)]
+            touched = [r[0] for r in conn.execute(
+                f"SELECT DISTINCT source_id FROM events WHERE id IN ({sub}) AND source_id IS NOT NULL", params)]
             cur = conn.execute(f"DELETE FROM events WHERE id IN ({sub})", params)
             count = cur.rowcount
+            self._drop_emptied_sources(conn, touched)
             still = {r[0] for r in conn.execute(
                 "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
         return count, [m for m in media if m not in still]
+
+    @staticmethod
+    def _drop_emptied_sources(conn: sqlite3.Connection, source_ids: list[int]) -> None:
+        """Finished sources left without events go, so the same file can be imported or ingested again
+        (an unfinished ingest or a live session keeps its row: it is still writing to it)."""
+        for sid in source_ids:
+            conn.execute("DELETE FROM sources WHERE id = ? AND status = 'done'"
+                         " AND NOT EXISTS (SELECT 1 FROM events WHERE source_id = ?)", [sid, sid])
+
+    def source_counts(self) -> dict[int, int]:
+        """Events per source id."""
+        return dict(self.conn.execute(
+            "SELECT source_id, count(*) FROM events WHERE source_id IS NOT NULL GROUP BY source_id").fetchall())
 
     def stats(self) -> dict[str, Any]:
         """Counts per modality and per local day, sources and file size."""
