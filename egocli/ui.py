@@ -118,6 +118,27 @@ def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
             print("\t".join(_cell(row.get(c)).replace("\t", " ").replace("\n", " ") for c in columns))
 
 
+def emit_pairs(sections: Sequence[tuple[str, Sequence[tuple[str, Any]]]]) -> None:
+    """Key/value sections: one table each on a terminal, `key<TAB>value` lines in a pipe."""
+    if not sys.stdout.isatty():
+        for _title, pairs in sections:
+            for key, value in pairs:
+                print(f"{key}\t{_cell(value)}")
+        return
+    for title, pairs in sections:
+        table = Table(title=Text(title) if title else None, show_header=False, title_justify="left")
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        for key, value in pairs:
+            table.add_row(Text(key), Text(_cell(value)))
+        out.print(table)
+
+
+def is_terminal() -> bool:
+    """Whether results go to a terminal (tables) rather than a pipe (text)."""
+    return sys.stdout.isatty()
+
+
 def emit_json(document: Any) -> None:
     """Print one JSON document on stdout."""
     print(json.dumps(document, ensure_ascii=False, indent=2))

@@ -17,12 +17,21 @@ MODALITY_ONE = typer.Option(None, "--modality", "-m", help="Only this modality (
 
 @privacy_app.command("report")
 def report(ctx: typer.Context, json_: bool = JSON) -> None:
-    """What is stored and how old, redaction, retention, encryption, network addresses."""
+    """What is stored and how old, redaction, retention, encryption, network addresses (a table on a terminal).
+
+    \b
+    Examples:
+      egocli privacy report
+      egocli privacy report --json
+    """
     from egocli.privacy import report as rep
 
     doc = rep.build(open_store(ctx), settings(ctx))
     if json_:
         ui.emit_json(doc)
+    elif ui.is_terminal():
+        pairs = [line.split(": ", 1) if ": " in line else (line, "") for line in rep.render(doc).splitlines()]
+        ui.emit_pairs([("Privacy", [(key, value) for key, value in pairs])])
     else:
         ui.emit_text(rep.render(doc))
 

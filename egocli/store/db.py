@@ -350,6 +350,18 @@ class Store:
                 "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
         return count, [m for m in media if m not in still]
 
+    def forget_events(self, ids: list[int]) -> int:
+        """Delete these events for good (an emptied finished source goes too); returns how many went."""
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        with self.transaction() as conn:
+            touched = [r[0] for r in conn.execute(
+                f"SELECT DISTINCT source_id FROM events WHERE id IN ({marks}) AND source_id IS NOT NULL", ids)]
+            count = conn.execute(f"DELETE FROM events WHERE id IN ({marks})", ids).rowcount
+            self._drop_emptied_sources(conn, touched)
+        return count
+
     @staticmethod
     def _drop_emptied_sources(conn: sqlite3.Connection, source_ids: list[int]) -> None:
         """Finished sources left without events go, so the same file can be imported or ingested again
@@ -357,6 +369,16 @@ class Store:
         for sid in source_ids:
             conn.execute("DELETE FROM sources WHERE id = ? AND status = 'done'"
                          " AND NOT EXISTS (SELECT 1 FROM events WHERE source_id = ?)", [sid, sid])
+
+    def has_source(self, name_or_id: str) -> bool:
+        """Whether a source with this name (or numeric id) exists."""
+        ident = int(name_or_id) if name_or_id.isdigit() else -1
+        return self.conn.execute("SELECT 1 FROM sources WHERE name = ? OR id = ? LIMIT 1",
+                                 [name_or_id, ident]).fetchone() is not None
+
+    def modalities(self) -> set[str]:
+        """Every modality the log holds events of."""
+        return {r[0] for r in self.conn.execute("SELECT DISTINCT modality FROM events")}
 
     def source_counts(self) -> dict[int, int]:
         """Events per source id."""
