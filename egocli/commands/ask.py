@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, open_store, settings
+from egocli.commands.common import JSON, LLM, open_store, settings
 from egocli.errors import ModelError, UsageError
 if TYPE_CHECKING:
     from egocli.reasoning import asker
@@ -108,7 +108,7 @@ def ask(ctx: typer.Context,
                                      help="'recent': no retrieval, T-CoT or HCC; the newest events before the question "
                                           "(in the bound videos) fill the budget. For comparisons."),
         explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
-        json_: bool = JSON) -> None:
+        llm: str = LLM, json_: bool = JSON) -> None:
     """Answer a question about the log, citing the events it rests on."""
     if votes < 1 or (budget is not None and budget < 100):
         raise UsageError("--votes must be at least 1 and --budget at least 100")

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from egocli import ui
-from egocli.commands.common import settings
+from egocli.commands.common import LLM, settings
 
 
 def serve(ctx: typer.Context,
@@ -27,16 +27,22 @@ def serve(ctx: typer.Context,
           wake_phrase: str = typer.Option("hey co-pilot", "--wake-phrase", help="Spoken prefix of a question."),
           fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
-          llm: str = typer.Option(None, "--llm", help="LLM override for answers (e.g. 'qwen0.5b')."),
+          llm: str = LLM,
           live_budget: int = typer.Option(700, "--live-budget",
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
-    """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
+    """Serve the playground page and accept live camera + microphone streams; answer spoken questions.
+
+    \b
+    Examples:
+      egocli serve                      # http://127.0.0.1:8765/
+      egocli serve --host 0.0.0.0 --token SECRET --self-signed
+    """
     from egocli.errors import UsageError
     from egocli.stream.hub import ServeOptions
     from egocli.stream.server import run
 
-    conf = settings(ctx, asr=asr, llm=llm)
+    conf = settings(ctx, asr=asr)
     if self_signed:
         from egocli.stream import tls
 

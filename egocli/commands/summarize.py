@@ -15,7 +15,13 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
                                               help="No model: keep the most frequent lines (fast, for huge logs)."),
               no_embed: bool = typer.Option(False, "--no-embed", help="Do not embed events for retrieval."),
               json_: bool = JSON) -> None:
-    """Build missing or stale hour/day/week summaries (only chunks whose events changed)."""
+    """Build missing or stale hour/day/week summaries (only chunks whose events changed).
+
+    \b
+    Examples:
+      egocli summarize
+      egocli summarize --since "last week" --extractive
+    """
     from egocli.reasoning import hcc, retrieval
 
     from egocli.models import registry

@@ -19,7 +19,13 @@ def what(
     no_chess: bool = typer.Option(False, "--no-chess", help="Skip looking for a chessboard."),
     json_: bool = JSON,
 ) -> None:
-    """Resolve "this": the thing the pointing finger points at (or the centre of the view)."""
+    """Resolve "this": the thing the pointing finger points at (or the centre of the view).
+
+    \b
+    Examples:
+      egocli what photo.jpg
+      egocli what photo.jpg --say "read me this"
+    """
     from egocli.pointing import service
 
     frame = service.read_image(image)
