@@ -17,7 +17,7 @@ from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
 COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
-                   "privacy", "what", "do", "reminders", "mcp")
+                   "privacy", "what", "do", "reminders", "mcp", "sources", "doctor", "config")
 # Root commands in the order a newcomer meets them (help lists them so); others follow.
 COMMAND_ORDER = ("import", "ingest", "log", "ask", "summarize", "stats", "sources", "do", "reminders", "what",
                  "chess", "serve", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
@@ -62,7 +62,7 @@ class EgoGroup(TyperGroup):
             raise typer.Exit(1) from None
 
 
-app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="egocli: a local-first lifelog assistant for smart glasses.",
                   context_settings={"help_option_names": ["-h", "--help"]})
 
