@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskProgressColumn,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
 from rich.text import Text
 
@@ -60,24 +60,27 @@ def progress_bars() -> Iterator[Progress | None]:
 
 
 class Waiting:
-    """A spinner with a message on stderr while something slow runs (nothing when quiet or not a terminal).
-    `done()` takes it down early, e.g. when the first streamed token is about to print."""
+    """A spinner with the current stage and the time elapsed on stderr while something slow runs (nothing
+    when quiet or not a terminal). `done()` takes it down early, e.g. before the first streamed token."""
 
     def __init__(self, message: str) -> None:
-        self._status = err.status(Text(message), spinner="dots") if _progress_enabled() else None
-        if self._status is not None:
-            self._status.start()
+        self._bars: Progress | None = None
+        if _progress_enabled():
+            self._bars = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
+                                  TimeElapsedColumn(), console=err, transient=True)
+            self._task = self._bars.add_task(message, total=None)
+            self._bars.start()
 
     def update(self, message: str) -> None:
-        """Change the message."""
-        if self._status is not None:
-            self._status.update(Text(message))
+        """Change the stage shown (the elapsed time keeps counting from the start)."""
+        if self._bars is not None:
+            self._bars.update(self._task, description=message)
 
     def done(self) -> None:
         """Take the spinner down (idempotent)."""
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
+        if self._bars is not None:
+            self._bars.stop()
+            self._bars = None
 
     def __enter__(self) -> Waiting:
         return self
@@ -158,6 +161,11 @@ def confirm(question: str, assume_yes: bool) -> bool:
     err.print(f"{question} [y/N] ", end="", markup=False)
     answer = sys.stdin.readline().strip().lower()
     return answer in ("y", "yes")
+
+
+def can_ask() -> bool:
+    """Whether a question can be asked and answered here (stdin and stderr are a terminal)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _cell(value: Any) -> str:

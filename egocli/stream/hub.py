@@ -297,8 +297,9 @@ class LiveHub:
         self.closing = True
         await asyncio.gather(*(s.close("server shutdown") for s in list(self.sessions.values())),
                              return_exceptions=True)
-        for pool in self._pools.values():
-            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown, True)
+        for name, pool in self._pools.items():  # the log's writes finish; a model still loading is left
+            pool.shutdown(wait=False, cancel_futures=True)  # behind (serve exits without waiting for it)
+        await asyncio.get_running_loop().run_in_executor(None, self._pools["writer"].shutdown, True)
 
     # ---- log ------------------------------------------------------------
     def open_source(self, name: str, meta: dict[str, Any]) -> int:
