@@ -171,6 +171,8 @@ def can_ask() -> bool:
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):  # never Python's True/False in text output
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3g}"
     if isinstance(value, (dict, list)):

@@ -28,8 +28,6 @@ def list_(ctx: typer.Context,
 
     fmt = output_format(json_, jsonl)
     items = [r.to_json() for r in reminders.reminders(open_store(ctx), include_done=all_)]
-    if fmt == "text":
-        items = [{**r, "done": "yes" if r["done"] else ""} for r in items]
     ui.emit_rows(items, ["id", "due", "text", "place", "done"], fmt, title="Reminders")
     if not items:
         ui.status("no reminders" if all_ else "no open reminders (--all shows done ones)")
