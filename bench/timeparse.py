@@ -131,8 +131,8 @@ def import_ms(module: str) -> float | None:
 
 def main() -> None:
     """Print the table of results and the summary per parser."""
-    parsers = {"egocli": (egocli_parser, "egocli.timeutil, egocli.timephrases"), "dateparser": (dateparser_parser, "dateparser"),
-               "parsedatetime": (parsedatetime_parser, "parsedatetime")}
+    parsers = {"egocli": (egocli_parser, "egocli.timeutil, egocli.timephrases"),
+               "dateparser": (dateparser_parser, "dateparser"), "parsedatetime": (parsedatetime_parser, "parsedatetime")}
     rows: dict[str, dict[str, str]] = {text: {} for text in (*TABLE, *HELD_OUT)}
     for name, (make, module) in parsers.items():
         try:

@@ -62,7 +62,8 @@ class EgoGroup(TyperGroup):
             raise typer.Exit(1) from None
 
 
-app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None,
+app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,  # plain Click help: nothing from a help text is parsed as Rich markup
                   help="egocli: a local-first lifelog assistant for smart glasses.",
                   context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -76,7 +77,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     ctx: typer.Context,
-    db: str = typer.Option(None, "--db", metavar="PATH", help="Event log file (default: $EGOCLI_DB, else <data dir>/egocli.db)."),
+    db: str = typer.Option(None, "--db", metavar="PATH",
+                           help="Event log file (default: $EGOCLI_DB, else <data dir>/egocli.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or status on stderr."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging on stderr."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,

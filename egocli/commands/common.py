@@ -79,16 +79,10 @@ def event_row(ev: Any) -> dict[str, Any]:
 
 
 def check_filter(store: Store, flt: EventFilter) -> None:
-    """NotFound (exit 1) for a source or modality the log has never had, instead of an empty listing."""
-    from egocli.errors import NotFound
+    """NotFound (exit 1) for a source or modality the log has never had (see logbook.check_filter)."""
+    from egocli import logbook
 
-    if flt.source is not None and not store.has_source(flt.source):
-        raise NotFound(f"no source {flt.source!r} (`egocli sources list` shows them)")
-    known = store.modalities() if flt.modalities else set()
-    unknown = [m for m in flt.modalities if m not in known]
-    if unknown:
-        raise NotFound(f"no events of modality {', '.join(map(repr, unknown))} "
-                       f"(the log has: {', '.join(sorted(known)) or 'no events'})")
+    logbook.check_filter(store, flt)
 
 
 def index_new_events(cfg: Settings, store: Store) -> None:

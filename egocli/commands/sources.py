@@ -22,12 +22,12 @@ def list_(ctx: typer.Context, json_: bool = JSON, jsonl: bool = JSONL) -> None:
       egocli sources list
       egocli sources list --jsonl | jq -r .name
     """
+    from egocli import logbook
+
     fmt = output_format(json_, jsonl)
-    store = open_store(ctx)
-    counts = store.source_counts()
-    rows = [{**src.to_json(), "events": counts.get(src.id, 0),
+    rows = [{**src.to_json(), "events": count,
              "start": format_local(src.start_ms) if src.start_ms is not None and fmt == "text" else
-             src.to_json()["start"]} for src in store.sources()]
+             src.to_json()["start"]} for src, count in logbook.sources_with_counts(open_store(ctx))]
     ui.emit_rows(rows, COLUMNS, fmt, title="Sources")
     if not rows:
         ui.status("no sources yet (egocli import / egocli ingest add them)")

@@ -16,6 +16,7 @@ from sqlite_utils import Database
 from egocli.errors import NotFound, StoreError
 from egocli.store.records import Event, NewEvent, Source
 from egocli.store.schema import known_names, migrations
+from egocli.store.sourcesql import drop_emptied_sources
 from egocli.timeutil import now_ms
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
@@ -345,45 +346,10 @@ class Store:
                 f"SELECT DISTINCT source_id FROM events WHERE id IN ({sub}) AND source_id IS NOT NULL", params)]
             cur = conn.execute(f"DELETE FROM events WHERE id IN ({sub})", params)
             count = cur.rowcount
-            self._drop_emptied_sources(conn, touched)
+            drop_emptied_sources(conn, touched)
             still = {r[0] for r in conn.execute(
                 "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
         return count, [m for m in media if m not in still]
-
-    def forget_events(self, ids: list[int]) -> int:
-        """Delete these events for good (an emptied finished source goes too); returns how many went."""
-        if not ids:
-            return 0
-        marks = ",".join("?" * len(ids))
-        with self.transaction() as conn:
-            touched = [r[0] for r in conn.execute(
-                f"SELECT DISTINCT source_id FROM events WHERE id IN ({marks}) AND source_id IS NOT NULL", ids)]
-            count = conn.execute(f"DELETE FROM events WHERE id IN ({marks})", ids).rowcount
-            self._drop_emptied_sources(conn, touched)
-        return count
-
-    @staticmethod
-    def _drop_emptied_sources(conn: sqlite3.Connection, source_ids: list[int]) -> None:
-        """Finished sources left without events go, so the same file can be imported or ingested again
-        (an unfinished ingest or a live session keeps its row: it is still writing to it)."""
-        for sid in source_ids:
-            conn.execute("DELETE FROM sources WHERE id = ? AND status = 'done'"
-                         " AND NOT EXISTS (SELECT 1 FROM events WHERE source_id = ?)", [sid, sid])
-
-    def has_source(self, name_or_id: str) -> bool:
-        """Whether a source with this name (or numeric id) exists."""
-        ident = int(name_or_id) if name_or_id.isdigit() else -1
-        return self.conn.execute("SELECT 1 FROM sources WHERE name = ? OR id = ? LIMIT 1",
-                                 [name_or_id, ident]).fetchone() is not None
-
-    def modalities(self) -> set[str]:
-        """Every modality the log holds events of."""
-        return {r[0] for r in self.conn.execute("SELECT DISTINCT modality FROM events")}
-
-    def source_counts(self) -> dict[int, int]:
-        """Events per source id."""
-        return dict(self.conn.execute(
-            "SELECT source_id, count(*) FROM events WHERE source_id IS NOT NULL GROUP BY source_id").fetchall())
 
     def stats(self) -> dict[str, Any]:
         """Counts per modality and per local day, sources and file size."""

@@ -131,7 +131,9 @@ def delete_reminder(store: Store, reminder_id: int) -> Reminder:
         raise NotFound(f"no reminder with id {reminder_id}")
     marks = [ev.id for ev in store.events(EventFilter(modalities=(MODALITY,)))
              if ev.meta.get("kind") == "done" and ev.meta.get("reminder_id") == reminder_id]
-    store.forget_events([reminder_id, *marks])
+    from egocli.store.sourcesql import forget_events
+
+    forget_events(store, [reminder_id, *marks])
     return match[0]
 
 
