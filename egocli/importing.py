@@ -62,6 +62,8 @@ def expand_folders(paths: list[Path], fmt: str | None = None) -> list[Path]:
 
 def _check_importable(path: Path) -> None:
     if path.is_dir():
+        if any(f.suffix.lower() in MEDIA_SUFFIXES for f in path.iterdir()):
+            raise InputError(f"{path}: a folder of recordings, not transcripts: use `egocli ingest {path}`")
         raise InputError(f"{path}: a folder without .srt, .vtt, .csv or .jsonl files "
                          "(HD-EPIC annotations: --format hd-epic)")
     if not path.is_file():

@@ -79,6 +79,11 @@ def test_recordings_and_transcripts_point_to_the_other_command(cli, tmp_path):
     assert res.exit_code == 1 and f"use `egocli ingest {video}`" in res.stderr
     res = cli("ingest", EXAMPLE)
     assert res.exit_code == 2 and f"use `egocli import {EXAMPLE}`" in res.stderr
+    clips = tmp_path / "clips"
+    clips.mkdir()
+    shutil.copy(video, clips / "a.mp4")
+    res = cli("import", clips)
+    assert res.exit_code == 1 and f"a folder of recordings, not transcripts: use `egocli ingest {clips}`" in res.stderr
 
 
 def test_events_in_the_future_are_warned_about(cli, tmp_path):
