@@ -10,20 +10,38 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from egocli import __version__, ui
+from typer._click.exceptions import ClickException
+
+from egocli import __version__, clickstyle, ui
 from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
 COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
-                   "privacy", "what", "do", "reminders", "mcp")
+                   "privacy", "what", "do", "reminders", "mcp", "sources", "doctor", "config")
+# Root commands in the order a newcomer meets them (help lists them so); others follow.
+COMMAND_ORDER = ("import", "ingest", "log", "ask", "summarize", "stats", "sources", "do", "reminders", "what",
+                 "chess", "serve", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
 
 
 class EgoGroup(TyperGroup):
-    """Maps EgoError (and a few stdlib failures) to `Error: ...` on stderr and its exit code."""
+    """The root group: Click-style help, and the one error boundary mapping EgoError (and a few
+    stdlib failures) to `Error: ...` on stderr and its exit code. Click's own usage errors pass
+    through, so Click prints the usage line and the message and exits 2."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        clickstyle.polish(self, clickstyle.global_options())
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Commands in newcomer order."""
+        rank = {name: i for i, name in enumerate(COMMAND_ORDER)}
+        return sorted(self.commands, key=lambda name: rank.get(name, len(rank)))
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except ClickException:
+            raise
         except EgoError as ex:
             ui.error(str(ex))
             raise typer.Exit(ex.exit_code) from None
@@ -44,7 +62,8 @@ class EgoGroup(TyperGroup):
             raise typer.Exit(1) from None
 
 
-app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
+                  rich_markup_mode=None,  # plain Click help: nothing from a help text is parsed as Rich markup
                   help="egocli: a local-first lifelog assistant for smart glasses.",
                   context_settings={"help_option_names": ["-h", "--help"]})
 
@@ -58,7 +77,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def root(
     ctx: typer.Context,
-    db: str = typer.Option(None, "--db", help="Event log file (default: $EGOCLI_DB, else <data dir>/egocli.db)."),
+    db: str = typer.Option(None, "--db", metavar="PATH",
+                           help="Event log file (default: $EGOCLI_DB, else <data dir>/egocli.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or status on stderr."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Debug logging on stderr."),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,

@@ -92,3 +92,57 @@ def load_settings(db: str | Path | None = None, home: str | Path | None = None,
     options = {k: v for k, v in config.items() if isinstance(v, dict) and k != "models"}
     return Settings(home=home_path, db=db_path, models=model_cfg,
                     cache=Path(cache_env).expanduser() if cache_env else None, options=options)
+
+
+def config_file(home: Path | None = None) -> Path:
+    """The config.toml this invocation reads (in EGOCLI_HOME)."""
+    return (home or default_home()) / "config.toml"
+
+
+def _check_key(key: str) -> list[str]:
+    parts = key.split(".")
+    if not all(parts):
+        raise ConfigError(f"not a config key: {key!r} (e.g. models.llm, privacy.redact, db)")
+    if parts[0] == "models" and (len(parts) != 2 or parts[1] not in ROLES):
+        raise ConfigError(f"models.ROLE takes a role: {', '.join(ROLES)}")
+    return parts
+
+
+def get_config_value(key: str, home: Path | None = None) -> Any:
+    """The value of a dotted key in config.toml (NotFound when unset)."""
+    from egocli.errors import NotFound
+
+    value: Any = _read_toml(config_file(home))
+    for part in _check_key(key):
+        if not isinstance(value, dict) or part not in value:
+            raise NotFound(f"{key} is not set in {config_file(home)}")
+        value = value[part]
+    return value
+
+
+def set_config_value(key: str, raw: str, home: Path | None = None) -> Any:
+    """Set a dotted key in config.toml, keeping the file's comments and layout; the value is read as
+    TOML (true, 30, "text") and otherwise taken as text. Returns the stored value."""
+    import tomlkit
+
+    parts = _check_key(key)
+    path = config_file(home)
+    _read_toml(path)  # refuse to rewrite a file that is not valid TOML
+    doc = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+    try:
+        value = tomlkit.parse(f"v = {raw}")["v"]
+    except tomlkit.exceptions.ParseError:
+        value = raw
+    table = doc
+    for part in parts[:-1]:
+        if part not in table:
+            table[part] = tomlkit.table()
+        table = table[part]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{key}: {part} is a value, not a table, in {path}")
+    table[parts[-1]] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    tmp.replace(path)
+    return get_config_value(key, home)

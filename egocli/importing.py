@@ -9,7 +9,14 @@ from pathlib import Path
 
 from egocli.errors import EgoError, InputError, NotFound
 from egocli.formats import DIR_FORMATS, ImportedSource, dir_importer, read_cues
-from egocli.store import Store
+from egocli.store import NewEvent, Source, Store
+from egocli.timeutil import format_local, now_ms
+
+
+# Extensions `egocli import` reads, and those that belong to `egocli ingest` instead.
+TRANSCRIPT_SUFFIXES = frozenset({".srt", ".vtt", ".webvtt", ".csv", ".jsonl", ".ndjson", ".json"})
+MEDIA_SUFFIXES = frozenset({".mp4", ".mov", ".mkv", ".webm", ".avi", ".m4v", ".wav", ".mp3", ".flac", ".m4a",
+                            ".opus", ".ogg", ".oga", ".aac", ".jpg", ".jpeg", ".png"})
 
 
 @dataclass(frozen=True)
@@ -19,7 +26,7 @@ class ImportResult:
     path: str
     """The file or folder."""
     status: str
-    """imported, skipped (already there) or failed."""
+    """imported, replaced (an earlier import of it removed first), skipped (already there) or failed."""
     events: int = 0
     """Events added."""
     source_id: int | None = None
@@ -28,6 +35,8 @@ class ImportResult:
     """The source name."""
     error: str | None = None
     """The one-line error when it failed."""
+    note: str | None = None
+    """Why it was skipped, or a warning about what was imported (e.g. events in the future)."""
 
 
 def sha256_file(path: Path) -> str:
@@ -39,15 +48,57 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def import_file(store: Store, path: Path, fmt: str | None = None, start_ms: int | None = None,
-                source_name: str | None = None) -> ImportResult:
-    """Import one file as one source, in one transaction; a file already imported is skipped."""
+def expand_folders(paths: list[Path], fmt: str | None = None) -> list[Path]:
+    """Folders become the transcript files in them (by name); folder formats (hd-epic) keep them whole."""
+    if fmt in DIR_FORMATS:
+        return list(paths)
+    expanded: list[Path] = []
+    for path in paths:
+        files = sorted(f for f in path.iterdir() if f.is_file() and f.suffix.lower() in TRANSCRIPT_SUFFIXES) \
+            if path.is_dir() else []
+        expanded.extend(files or [path])
+    return expanded
+
+
+def _check_importable(path: Path) -> None:
+    if path.is_dir():
+        if any(f.suffix.lower() in MEDIA_SUFFIXES for f in path.iterdir()):
+            raise InputError(f"{path}: a folder of recordings, not transcripts: use `egocli ingest {path}`")
+        raise InputError(f"{path}: a folder without .srt, .vtt, .csv or .jsonl files "
+                         "(HD-EPIC annotations: --format hd-epic)")
     if not path.is_file():
         raise NotFound(f"{path}: no such file")
+    if path.suffix.lower() in MEDIA_SUFFIXES:
+        raise InputError(f"{path}: a recording, not a transcript: use `egocli ingest {path}`")
+
+
+def _earlier_imports(store: Store, path: Path, digest: str) -> list[Source]:
+    """Sources from earlier imports of this content or of this path."""
+    found = [store.find_source(kind="import", sha256=digest),
+             store.find_source(kind="import", path=str(path.resolve()))]
+    return list({s.id: s for s in found if s is not None}.values())
+
+
+def _future_note(events: list[NewEvent], anchored_at_mtime: bool) -> str | None:
+    ahead = [e for e in events if e.start_ms > now_ms()]
+    if not ahead:
+        return None
+    why = " (anchored at the file's modification time: give --start)" if anchored_at_mtime else ""
+    latest = format_local(max(e.start_ms for e in ahead))
+    return f"{len(ahead)} of {len(events)} events lie in the future, up to {latest}{why}"
+
+
+def import_file(store: Store, path: Path, fmt: str | None = None, start_ms: int | None = None,
+                source_name: str | None = None, replace: bool = False) -> ImportResult:
+    """Import one file as one source, in one transaction. A file already imported is skipped (with the
+    reason), unless `replace`: then earlier imports of the same content or path are removed first."""
+    _check_importable(path)
     digest = sha256_file(path)
-    done = store.find_source(kind="import", sha256=digest)
-    if done is not None and done.status == "done":
-        return ImportResult(str(path), "skipped", 0, done.id, done.name)
+    earlier = _earlier_imports(store, path, digest)
+    same = next((s for s in earlier if s.sha256 == digest and s.status == "done"), None)
+    if same is not None and not replace:
+        return ImportResult(str(path), "skipped", 0, same.id, same.name,
+                            note=f"already imported as source #{same.id} ({same.name}); --replace imports it again")
     cues = read_cues(path, fmt)
     if not cues:
         raise InputError(f"{path}: no cues or events in the file")
@@ -55,14 +106,17 @@ def import_file(store: Store, path: Path, fmt: str | None = None, start_ms: int 
     events = [c.to_event(anchor) for c in cues]
     first = min(e.start_ms for e in events)
     last = max(e.end_ms for e in events)
+    stale = [s for s in earlier if replace or s.status != "done"]
     with store.transaction():
-        if done is not None:
-            store.forget_source(done.id)
+        for src in stale:
+            store.forget_source(src.id)
         src = store.add_source("import", source_name or path.name, path=str(path.resolve()),
                                sha256=digest, start_ms=anchor if start_ms is not None else first,
                                duration_ms=last - first, status="done", meta={"format": fmt})
         ids = store.add_events(events, source_id=src.id)
-    return ImportResult(str(path), "imported", len(ids), src.id, src.name)
+    status = "replaced" if any(s.status == "done" for s in stale) else "imported"
+    return ImportResult(str(path), status, len(ids), src.id, src.name,
+                        note=_future_note(events, start_ms is None))
 
 
 def import_dir(store: Store, path: Path, fmt: str) -> Iterator[ImportResult]:
@@ -77,7 +131,8 @@ def _store_imported(store: Store, path: Path, item: ImportedSource) -> ImportRes
     where = f"{path}:{item.name}"
     done = store.find_source(kind=item.kind, sha256=item.fingerprint)
     if done is not None and done.status == "done":
-        return ImportResult(where, "skipped", 0, done.id, done.name)
+        return ImportResult(where, "skipped", 0, done.id, done.name,
+                            note=f"already imported as source #{done.id} ({done.name})")
     with store.transaction():
         if done is not None:
             store.forget_source(done.id)
@@ -89,13 +144,13 @@ def _store_imported(store: Store, path: Path, item: ImportedSource) -> ImportRes
 
 
 def import_paths(store: Store, paths: list[Path], fmt: str | None = None, start_ms: int | None = None,
-                 source_name: str | None = None) -> Iterator[ImportResult]:
+                 source_name: str | None = None, replace: bool = False) -> Iterator[ImportResult]:
     """Import each path, continuing past failures (a failed one leaves the log untouched)."""
     for path in paths:
         try:
             if fmt in DIR_FORMATS:
                 yield from import_dir(store, path, fmt)
             else:
-                yield import_file(store, path, fmt, start_ms, source_name)
+                yield import_file(store, path, fmt, start_ms, source_name, replace)
         except EgoError as ex:
             yield ImportResult(str(path), "failed", error=str(ex))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from egocli.errors import InputError, UsageError
+from egocli.errors import InputError, NotFound, UsageError
 from egocli.formats.jsonl import parse_line
-from egocli.store import EventFilter, NewEvent, Store
+from egocli.store import EventFilter, NewEvent, Source, Store
+from egocli.store.sourcesql import has_source, modalities, source_counts
 from egocli.timeutil import now_ms
 
 
@@ -50,3 +51,41 @@ def forget(store: Store, flt: EventFilter, media_dir: Path) -> int:
         if path.is_file() and media_dir in path.resolve().parents:
             path.unlink()
     return count
+
+
+def check_filter(store: Store, flt: EventFilter) -> None:
+    """NotFound (exit 1) for a source or modality the log has never had, instead of an empty listing."""
+    if flt.source is not None and not has_source(store, flt.source):
+        raise NotFound(f"no source {flt.source!r} (`egocli sources list` shows them)")
+    known = modalities(store) if flt.modalities else set()
+    unknown = [m for m in flt.modalities if m not in known]
+    if unknown:
+        raise NotFound(f"no events of modality {', '.join(map(repr, unknown))} "
+                       f"(the log has: {', '.join(sorted(known)) or 'no events'})")
+
+
+def sources_with_counts(store: Store) -> list[tuple[Source, int]]:
+    """Every source, oldest first, with how many events it has."""
+    counts = source_counts(store)
+    return [(src, counts.get(src.id, 0)) for src in store.sources()]
+
+
+def find_source(store: Store, name_or_id: str) -> Source:
+    """A source by numeric id or name (NotFound otherwise; the newest when names repeat)."""
+    src = store.find_source(name=name_or_id)
+    if src is None and name_or_id.isdigit():
+        src = next((s for s in store.sources() if s.id == int(name_or_id)), None)
+    if src is None:
+        raise NotFound(f"no source {name_or_id!r} (`egocli sources list` shows them)")
+    return src
+
+
+def remove_source(store: Store, name_or_id: str, media_dir: Path) -> tuple[Source, int]:
+    """Delete a source, its events and their media for good; returns it and how many events went."""
+    src = find_source(store, name_or_id)
+    count = source_counts(store).get(src.id, 0)
+    for rel in store.forget_source(src.id):
+        path = (media_dir / rel) if not Path(rel).is_absolute() else Path(rel)
+        if path.is_file() and media_dir in path.resolve().parents:
+            path.unlink()
+    return src, count

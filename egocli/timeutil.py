@@ -16,8 +16,6 @@ _UNIT_WORDS = {
     "d": "d", "day": "d", "days": "d", "w": "w", "week": "w", "weeks": "w",
 }
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?\s*(am|pm)?$", re.I)
-_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)\s+ago$", re.I)
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)$", re.I)
 
 
@@ -99,69 +97,30 @@ def parse_duration(text: str) -> int:
     return int(float(m.group(1)) * UNITS_MS[unit])
 
 
-def _apply_clock(day: datetime, clock: str) -> datetime | None:
-    m = _CLOCK.match(clock.strip())
-    if not m:
-        return None
-    hour, minute = int(m.group(1)), int(m.group(2))
-    second = int(m.group(3) or 0)
-    micro = int((m.group(4) or "0").ljust(6, "0")[:6])
-    ampm = (m.group(5) or "").lower()
-    if ampm == "pm" and hour < 12:
-        hour += 12
-    elif ampm == "am" and hour == 12:
-        hour = 0
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    return day.replace(hour=hour, minute=minute, second=second, microsecond=micro)
+_ISO_START = re.compile(r"^\d{4}-\d{2}")
 
 
 def parse_time(text: str, now: datetime | None = None) -> datetime:
-    """Parse ISO 8601, 'HH:MM' (today), 'now', 'today', 'yesterday 15:00', '2h ago',
-    'monday' / 'last tuesday 9:00' into an aware datetime (local time for naive input)."""
+    """Parse ISO 8601 or a phrase people type ('14:05', 'yesterday 15:00', '2h ago', 'an hour ago',
+    'this morning', 'tuesday at 3', 'last weekend', 'noon', 'nov 28') into an aware datetime; a
+    phrase naming a period gives its start. Naive input is local time."""
+    from egocli.timephrases import parse_phrase
+
     now = (now or datetime.now(timezone.utc)).astimezone()
     raw = text.strip()
-    low = raw.lower()
-    if not low:
+    if not raw:
         raise UsageError("empty time")
-    if low == "now":
-        return now
-    m = _AGO.match(low)
-    if m and _UNIT_WORDS.get(m.group(2)):
-        return now - timedelta(milliseconds=float(m.group(1)) * UNITS_MS[_UNIT_WORDS[m.group(2)]])
-    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    words = low.split(maxsplit=1)
-    day: datetime | None = None
-    rest = ""
-    if words[0] in ("today", "yesterday", "tomorrow"):
-        day = midnight + timedelta(days={"today": 0, "yesterday": -1, "tomorrow": 1}[words[0]])
-        rest = words[1] if len(words) > 1 else ""
-    else:
-        wd_words = low.split()
-        if wd_words[0] == "last" and len(wd_words) > 1:
-            wd_words = wd_words[1:]
-        if wd_words[0] in WEEKDAYS:
-            back = (now.weekday() - WEEKDAYS.index(wd_words[0])) % 7 or 7
-            day = midnight - timedelta(days=back)
-            rest = " ".join(wd_words[1:])
-    if day is not None:
-        if not rest:
-            return day
-        at = _apply_clock(day, rest.replace("at ", "").strip())
-        if at is None:
-            raise UsageError(f"cannot read the time {text!r}")
-        return at
-    clock = _apply_clock(midnight, low)
-    if clock is not None:
-        return clock
-    try:
-        dt = datetime.fromisoformat(raw.replace("Z", "+00:00").replace(" ", "T", 1)
-                                    if "T" not in raw and " " in raw else raw.replace("Z", "+00:00"))
-    except ValueError:
-        raise UsageError(
-            f"cannot read the time {text!r} (try 2026-11-30T14:05, 14:05, '2h ago', 'yesterday 15:00')"
-        ) from None
-    return dt if dt.tzinfo else dt.astimezone()
+    if _ISO_START.match(raw):
+        try:
+            dt = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        except ValueError:
+            raise UsageError(f"cannot read the time {text!r} (ISO 8601 is YYYY-MM-DDTHH:MM)") from None
+        return dt if dt.tzinfo else dt.astimezone()
+    found = parse_phrase(raw, now)
+    if found is None:
+        raise UsageError(f"cannot read the time {text!r} (try 2026-11-30T14:05, 14:05, '2h ago', "
+                         "'this morning', 'yesterday 15:00', 'tuesday at 3')")
+    return found
 
 
 def parse_time_ms(text: str | None, now: datetime | None = None) -> int | None:

@@ -9,9 +9,10 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskProgressColumn,
+                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
 from rich.table import Table
+from rich.text import Text
 
 T = TypeVar("T")
 
@@ -51,7 +52,7 @@ def progress_bars() -> Iterator[Progress | None]:
     if not _progress_enabled():
         yield None
         return
-    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(),
+    bars = Progress(TextColumn("{task.description:<12}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                     console=err, transient=False)
     with bars:
@@ -59,24 +60,27 @@ def progress_bars() -> Iterator[Progress | None]:
 
 
 class Waiting:
-    """A spinner with a message on stderr while something slow runs (nothing when quiet or not a terminal).
-    `done()` takes it down early, e.g. when the first streamed token is about to print."""
+    """A spinner with the current stage and the time elapsed on stderr while something slow runs (nothing
+    when quiet or not a terminal). `done()` takes it down early, e.g. before the first streamed token."""
 
     def __init__(self, message: str) -> None:
-        self._status = err.status(message, spinner="dots") if _progress_enabled() else None
-        if self._status is not None:
-            self._status.start()
+        self._bars: Progress | None = None
+        if _progress_enabled():
+            self._bars = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
+                                  TimeElapsedColumn(), console=err, transient=True)
+            self._task = self._bars.add_task(message, total=None)
+            self._bars.start()
 
     def update(self, message: str) -> None:
-        """Change the message."""
-        if self._status is not None:
-            self._status.update(message)
+        """Change the stage shown (the elapsed time keeps counting from the start)."""
+        if self._bars is not None:
+            self._bars.update(self._task, description=message)
 
     def done(self) -> None:
         """Take the spinner down (idempotent)."""
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
+        if self._bars is not None:
+            self._bars.stop()
+            self._bars = None
 
     def __enter__(self) -> Waiting:
         return self
@@ -106,15 +110,36 @@ def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
         for row in rows:
             print(json.dumps(row, ensure_ascii=False))
     elif sys.stdout.isatty():
-        table = Table(title=title, show_lines=False)
+        table = Table(title=Text(title) if title else None, show_lines=False)
         for col in columns:
-            table.add_column(col, overflow="fold")
-        for row in rows:
-            table.add_row(*(_cell(row.get(c)) for c in columns))
+            table.add_column(Text(col), overflow="fold")
+        for row in rows:  # cells are Text: brackets from the log, a file or a model are not markup
+            table.add_row(*(Text(_cell(row.get(c))) for c in columns))
         out.print(table)
     else:
         for row in rows:
             print("\t".join(_cell(row.get(c)).replace("\t", " ").replace("\n", " ") for c in columns))
+
+
+def emit_pairs(sections: Sequence[tuple[str, Sequence[tuple[str, Any]]]]) -> None:
+    """Key/value sections: one table each on a terminal, `key<TAB>value` lines in a pipe."""
+    if not sys.stdout.isatty():
+        for _title, pairs in sections:
+            for key, value in pairs:
+                print(f"{key}\t{_cell(value)}")
+        return
+    for title, pairs in sections:
+        table = Table(title=Text(title) if title else None, show_header=False, title_justify="left")
+        table.add_column(style="bold")
+        table.add_column(overflow="fold")
+        for key, value in pairs:
+            table.add_row(Text(key), Text(_cell(value)))
+        out.print(table)
+
+
+def is_terminal() -> bool:
+    """Whether results go to a terminal (tables) rather than a pipe (text)."""
+    return sys.stdout.isatty()
 
 
 def emit_json(document: Any) -> None:
@@ -138,9 +163,16 @@ def confirm(question: str, assume_yes: bool) -> bool:
     return answer in ("y", "yes")
 
 
+def can_ask() -> bool:
+    """Whether a question can be asked and answered here (stdin and stderr are a terminal)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, bool):  # never Python's True/False in text output
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.3g}"
     if isinstance(value, (dict, list)):

@@ -15,7 +15,7 @@ def _import_example(cli):
 def test_add_list_search_show(cli):
     assert cli("log", "add", "took the blue pill", "--at", "2026-11-29T08:00:00Z").exit_code == 0
     assert cli("log", "add", "watered the tomatoes", "--at", "2026-11-29T09:00:00Z").exit_code == 0
-    res = cli("log", "list", "--jsonl")
+    res = cli("log", "list", "--jsonl", "--oldest")
     rows = [json.loads(line) for line in res.stdout.splitlines()]
     assert [r["content"] for r in rows] == ["took the blue pill", "watered the tomatoes"]
     assert rows[0]["start"] == "2026-11-29T08:00:00.000Z" and rows[0]["modality"] == "note"

@@ -31,7 +31,7 @@ def test_batch_reports_failures_and_keeps_going(cli, files):
     assert any("nocols.csv:1: CSV needs a start column" in e for e in errors)
     assert any("missing.srt: no such file" in e for e in errors)
     assert "3 ok, 3 failed" in res.stderr
-    rows = [json.loads(x) for x in cli("log", "list", "--jsonl").stdout.splitlines()]
+    rows = [json.loads(x) for x in cli("log", "list", "--jsonl", "--oldest").stdout.splitlines()]
     assert [r["content"] for r in rows] == ["open door", "Hello there", "turn on light",
                                             "five seconds in", "General Kenobi"]
     assert rows[0]["start"] == "2026-11-29T09:00:00.140Z" and rows[0]["end"] == "2026-11-29T09:00:03.370Z"

@@ -50,3 +50,32 @@ def test_durations():
     assert parse_duration("90 minutes") == 5_400_000
     with pytest.raises(UsageError):
         parse_duration("forever")
+
+
+WED = datetime(2026, 12, 2, 10, 30).astimezone()  # a Wednesday, local time
+
+
+def _day(day: int, hour: int = 0, minute: int = 0, month: int = 12) -> datetime:
+    return WED.replace(month=month, day=day, hour=hour, minute=minute)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("this morning", _day(2, 5)), ("this afternoon", _day(2, 12)), ("tonight", _day(2, 18)),
+    ("last night", _day(1, 18)), ("yesterday evening", _day(1, 18)), ("noon", _day(2, 12)),
+    ("tuesday at 3", _day(1, 15)), ("tuesday at 3pm", _day(1, 15)), ("10 am yesterday", _day(1, 10)),
+    ("an hour ago", _day(2, 9, 30)), ("half an hour ago", _day(2, 10)), ("an hour and a half ago", _day(2, 9)),
+    ("a couple of hours ago", _day(2, 8, 30)), ("in 20 minutes", _day(2, 10, 50)),
+    ("last weekend", _day(28, month=11)), ("last week", _day(23, month=11)), ("this month", _day(1)),
+    ("last month", _day(1, month=11)), ("the day before yesterday", _day(30, month=11)),
+    ("nov 28", _day(28, month=11)), ("november 28 at 1pm", _day(28, 13, month=11)), ("mon 9:00", _day(30, 9, month=11)),
+    ("friday morning", _day(27, 5, month=11)), ("earlier today", _day(2)), ("tomorrow at 9:30", _day(3, 9, 30)),
+    ("wednesday", _day(2)), ("last wednesday", _day(25, month=11)),
+])
+def test_phrases_people_type(text, expected):
+    assert parse_time(text, WED) == expected
+
+
+@pytest.mark.parametrize("bad", ["3 dayz ago", "tuesday at 25", "the morning after", "nov 31", "last fortnight"])
+def test_phrases_with_leftover_words_are_refused(bad):
+    with pytest.raises(UsageError, match="cannot read the time"):
+        parse_time(bad, WED)

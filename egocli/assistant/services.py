@@ -65,10 +65,12 @@ class LiveServices:
         return True
 
     async def shutdown(self) -> None:
-        """Stop the threads after the work queued on them."""
+        """Stop the threads: the log's queued writes finish; a model still loading is left behind (serve exits
+        without waiting for it)."""
         self.closing = True
         for pool in self._pools.values():
-            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown, True)
+            pool.shutdown(wait=False, cancel_futures=True)
+        await asyncio.get_running_loop().run_in_executor(None, self._pools["writer"].shutdown, True)
 
     def store(self) -> Store:
         """This thread's connection to the log (SQLite connections stay in their thread)."""

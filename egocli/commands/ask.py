@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, open_store, settings
+from egocli.commands.common import JSON, LLM, open_store, settings
 from egocli.errors import UsageError
 if TYPE_CHECKING:
     from egocli.reasoning import asker
@@ -82,7 +82,7 @@ def ask(ctx: typer.Context,
                                      help="'recent': no retrieval, T-CoT or HCC; the newest events before the question "
                                           "(in the bound videos) fill the budget. For comparisons."),
         explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
-        json_: bool = JSON) -> None:
+        llm: str = LLM, json_: bool = JSON) -> None:
     """Answer a question about the log, citing the events it rests on."""
     if votes < 1 or (budget is not None and budget < 100):
         raise UsageError("--votes must be at least 1 and --budget at least 100")
@@ -102,6 +102,8 @@ def ask(ctx: typer.Context,
             ui.warn(f"{prepared.missing} summaries missing in this scope: run `egocli summarize`")
         evidence = service.evidence(store, req, scope)
         stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
+        waiting.update("Waiting for the language model to load...")
+        service.llm()
         n = len(evidence.storyline.events)
         waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(evidence.summaries)} summaries"
                        + (f", {req.votes} votes..." if req.choices else "..."))

@@ -18,13 +18,24 @@ JSONL = typer.Option(False, "--jsonl", help="Print one JSON object per line.")
 SINCE = typer.Option(None, "--since", help="From this time (ISO 8601, 14:05, '2h ago', 'yesterday 15:00').")
 UNTIL = typer.Option(None, "--until", help="Before this time.")
 MODALITY = typer.Option(None, "--modality", "-m", help="Only this modality (repeatable).")
-SOURCE = typer.Option(None, "--source", help="Only this source (name or id).")
+SOURCE = typer.Option(None, "--source", help="Only this source (name or id; `egocli sources list`).")
+
+
+def _remember_llm(ctx: typer.Context, _param: object, value: str | None) -> None:
+    if value:
+        root = ctx.find_root()
+        root.obj = {**(root.obj or {}), "llm": value}
+
+
+LLM = typer.Option(None, "--llm", metavar="MODEL", expose_value=False, callback=_remember_llm,
+                   help="LLM to use: a name (qwen1.5b, qwen0.5b, smollm2), a GGUF path, or 'fake'.")
+"""The one LLM override, the same on every command that runs the LLM (read back by settings())."""
 
 
 def settings(ctx: typer.Context, **models: str | None) -> Settings:
-    """Settings for this invocation (global --db flag honoured)."""
+    """Settings for this invocation (the global --db flag and an --llm override honoured)."""
     obj = ctx.find_root().obj or {}
-    return load_settings(db=obj.get("db")).with_models(**models)
+    return load_settings(db=obj.get("db")).with_models(llm=obj.get("llm")).with_models(**models)
 
 
 def open_store(ctx: typer.Context, create: bool = True) -> Store:
@@ -61,11 +72,17 @@ def event_filter(since: str | None, until: str | None, modality: list[str] | Non
 
 
 def event_row(ev: Any) -> dict[str, Any]:
-    """A row for listing an event."""
-    data = ev.to_json()
-    return {"id": data["id"], "time": data["local"], "modality": data["modality"],
-            "source": data["source"], "content": data["content"], **{
-                k: data[k] for k in ("start", "end", "media_path", "meta")}}
+    """A row for listing an event: the same record `log export --format jsonl` writes."""
+    from egocli.formats.export import event_record
+
+    return event_record(ev)
+
+
+def check_filter(store: Store, flt: EventFilter) -> None:
+    """NotFound (exit 1) for a source or modality the log has never had (see logbook.check_filter)."""
+    from egocli import logbook
+
+    logbook.check_filter(store, flt)
 
 
 def index_new_events(cfg: Settings, store: Store) -> None:

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, open_store, settings
+from egocli.commands.common import JSON, LLM, open_store, settings
 from egocli.errors import UsageError
 
 MAX_CLARIFICATIONS = 2
@@ -16,16 +16,21 @@ MAX_CLARIFICATIONS = 2
 def do(ctx: typer.Context,
        request: str = typer.Argument(..., help="What to do, in plain words (e.g. 'remind me to call Ana at 5 pm')."),
        yes: bool = typer.Option(False, "--yes", "-y", help="Pre-approve tools that change data (no questions)."),
-       model: str = typer.Option(None, "--model", help="LLM to plan with (a name, a GGUF path, or 'fake')."),
-       json_: bool = JSON) -> None:
-    """Ask the assistant to do something with its tools (notes, reminders, memory, chess, the clock)."""
+       llm: str = LLM, json_: bool = JSON) -> None:
+    """Ask the assistant to do something with its tools (notes, reminders, memory, chess, the clock).
+
+    \b
+    Examples:
+      egocli do "remind me to meet my mentor at 3 pm in Meeting Room 1"
+      egocli do "what did I just put down?" --json
+    """
     from egocli.models import registry
     from egocli.tools.orchestrator import Orchestrator
     from egocli.tools.registry import ToolContext
 
     if not request.strip():
         raise UsageError("empty request")
-    conf = settings(ctx, llm=model)
+    conf = settings(ctx)
     store = open_store(ctx)
     llm = registry.load("llm", conf)
     tool_ctx = ToolContext(store, conf, "cli", llm_loader=lambda: llm)

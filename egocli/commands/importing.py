@@ -12,19 +12,31 @@ from egocli.timeutil import parse_time_ms
 
 
 def import_(ctx: typer.Context,
-            paths: list[Path] = typer.Argument(..., help="Files (srt, vtt, csv, jsonl) or folders for --format hd-epic."),
-            start: str = typer.Option(None, "--start", help="Wall-clock time the file's relative times count from."),
+            paths: list[Path] = typer.Argument(..., help="Files (srt, vtt, csv, jsonl), folders of them, "
+                                               "or annotation folders for --format hd-epic."),
+            start: str = typer.Option(None, "--start", help="Wall-clock time the file's relative times count "
+                                      "from (default: the file's modification time)."),
             source_name: str = typer.Option(None, "--source-name", help="Name of the new source."),
-            fmt: str = typer.Option(None, "--format", "-f", help="srt, vtt, csv, jsonl or hd-epic (default: by extension)."),
+            fmt: str = typer.Option(None, "--format", "-f",
+                                    help="srt, vtt, csv, jsonl or hd-epic (default: by extension)."),
+            replace: bool = typer.Option(False, "--replace",
+                                         help="Remove an earlier import of the same file first, then import."),
             json_: bool = JSON) -> None:
-    """Import narration or transcript files; the same file twice adds nothing."""
-    from egocli.importing import import_paths
+    """Import narration or transcript files; the same file twice adds nothing (unless --replace).
+
+    \b
+    Examples:
+      egocli import examples/afternoon.srt --start 2026-11-28T13:00
+      egocli import ~/notes/ --start "yesterday 9:00"
+    """
+    from egocli.importing import expand_folders, import_paths
 
     store = open_store(ctx)
-    results = list(ui.track(import_paths(store, paths, fmt, parse_time_ms(start), source_name),
+    paths = expand_folders(paths, fmt)
+    results = list(ui.track(import_paths(store, paths, fmt, parse_time_ms(start), source_name, replace),
                             "importing", total=len(paths)))
     failed = [r for r in results if r.status == "failed"]
-    if any(r.status == "imported" for r in results):
+    if any(r.status in ("imported", "replaced") for r in results):
         index_new_events(settings(ctx), store)
     if json_:
         ui.emit_json([r.__dict__ for r in results])
@@ -32,8 +44,13 @@ def import_(ctx: typer.Context,
         for r in results:
             if r.status == "failed":
                 ui.error(r.error or r.path)
-            else:
-                ui.emit_text(f"{r.status}\t{r.events}\t{r.source}\t{r.path}")
+                continue
+            ui.emit_text(f"{r.status}\t{r.events}\t{r.source}\t{r.path}")
+            if r.status == "skipped":
+                ui.status(f"{r.path}: skipped: {r.note}")
+    for r in results:
+        if r.note and r.status in ("imported", "replaced"):
+            ui.warn(f"{r.path}: {r.note}")
     ui.status(f"{len(results) - len(failed)} ok, {len(failed)} failed")
     if failed:
         raise typer.Exit(1)
@@ -42,6 +59,3 @@ def import_(ctx: typer.Context,
 def register(app: typer.Typer) -> None:
     """Attach `import` to the root app."""
     app.command("import")(import_)
-
-
-

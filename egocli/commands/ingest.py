@@ -29,7 +29,14 @@ def ingest(ctx: typer.Context,
            no_redact: bool = typer.Option(False, "--no-redact",
                                           help="Store faces and personal data unmasked (config: [privacy] redact)."),
            json_: bool = JSON) -> None:
-    """Turn recordings into visual, text and speech events; resumable and idempotent."""
+    """Turn recordings into visual, text and speech events; resumable and idempotent.
+
+    \b
+    Examples:
+      egocli ingest examples/glasses.mp4
+      egocli ingest ~/glasses/2026-11-28/ --fps 1 --start "yesterday 15:00"
+    """
+    _refuse_transcripts(paths)
     if fps <= 0 or fps > 30:
         raise UsageError("--fps must be in (0, 30]")
     if no_audio and no_video:
@@ -52,6 +59,14 @@ def ingest(ctx: typer.Context,
     _report(results, json_)
     if any(r.status == "failed" for r in results):
         raise typer.Exit(1)
+
+
+def _refuse_transcripts(paths: list[Path]) -> None:
+    from egocli.importing import TRANSCRIPT_SUFFIXES
+
+    for path in paths:
+        if path.suffix.lower() in TRANSCRIPT_SUFFIXES:
+            raise UsageError(f"{path}: a transcript, not a recording: use `egocli import {path}`")
 
 
 def _run_with_progress(ingestor: Ingestor, paths: list[Path]) -> list[IngestResult]:

@@ -7,7 +7,7 @@ import sys
 import typer
 
 from egocli import ui
-from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, event_filter,
+from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, check_filter, event_filter,
                                     event_row, open_store, output_format, settings)
 from egocli.errors import UsageError
 from egocli.timeutil import parse_time_ms
@@ -19,12 +19,29 @@ COLUMNS = ("id", "time", "modality", "source", "content")
 @log_app.command("list")
 def list_(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY,
           source: str = SOURCE, limit: int = typer.Option(100, "--limit", "-n", help="At most N events."),
+          oldest: bool = typer.Option(False, "--oldest", help="Oldest first (default: newest first)."),
           json_: bool = JSON, jsonl: bool = JSONL) -> None:
-    """List events in time order."""
+    """List events, newest first.
+
+    \b
+    Examples:
+      egocli log list --since "this morning" -m speech
+      egocli log list --oldest -n 20 --jsonl
+    """
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    rows = [event_row(ev) for ev in open_store(ctx).events(flt)]
+    store = open_store(ctx)
+    check_filter(store, flt)
+    rows = [event_row(ev) for ev in store.events(flt, newest_first=not oldest)]
     ui.emit_rows(rows, COLUMNS, fmt, title="events")
+    _say_how_many(len(rows), store.count(flt) if len(rows) == limit else len(rows), oldest)
+
+
+def _say_how_many(shown: int, total: int, oldest: bool) -> None:
+    if not shown:
+        ui.status("no events match")
+    elif shown < total:
+        ui.status(f"showing {shown} of {total} events, {'oldest' if oldest else 'newest'} first (--limit N for more)")
 
 
 @log_app.command("search")
@@ -32,33 +49,58 @@ def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to f
            since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
            limit: int = typer.Option(20, "--limit", "-n", help="At most N hits."),
            json_: bool = JSON, jsonl: bool = JSONL) -> None:
-    """Full-text search, best match first, matches in [brackets]."""
+    """Full-text search, best match first, the matched words in [brackets].
+
+    \b
+    Examples:
+      egocli log search keys
+      egocli log search "blue bowl" --since yesterday --jsonl
+    """
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    hits = open_store(ctx).search(query, flt)
+    store = open_store(ctx)
+    check_filter(store, flt)
+    hits = store.search(query, flt)
     rows = [{**event_row(ev), "score": round(-score, 4), "match": snip} for ev, score, snip in hits]
     ui.emit_rows(rows, ("id", "time", "modality", "source", "match"), fmt, title=f"search: {query}")
+    if not rows:
+        ui.status("no events match")
 
 
 @log_app.command("show")
 def show(ctx: typer.Context, event_id: int = typer.Argument(..., help="Event id."),
          context: int = typer.Option(0, "--context", "-C", help="Also N neighbours either side."),
          json_: bool = JSON, jsonl: bool = JSONL) -> None:
-    """Show one event (and its neighbours in time)."""
+    """Show one event (and its neighbours in time, the event itself marked *).
+
+    \b
+    Examples:
+      egocli log show 3
+      egocli log show 3 -C 2 --json
+    """
     fmt = output_format(json_, jsonl)
     if context < 0:
         raise UsageError("--context must be 0 or more")
     events = open_store(ctx).neighbours(event_id, context)
+    if fmt != "text":
+        rows = [event_row(ev) for ev in events]
+        ui.emit_rows(rows, COLUMNS, fmt, document=rows[0] if fmt == "json" and context == 0 else None)
+        return
     rows = [{**event_row(ev), "this": "*" if ev.id == event_id else ""} for ev in events]
-    doc = rows[0] if fmt == "json" and context == 0 else None
-    ui.emit_rows(rows, ("this", *COLUMNS), fmt, document=doc)
+    ui.emit_rows(rows, ("this", *COLUMNS), fmt)
 
 
 @log_app.command("add")
 def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or - to read JSONL events on stdin."),
         modality: str = typer.Option("note", "--modality", "-m", help="Modality of the new event."),
         at: str = typer.Option(None, "--at", help="When (default now)."), json_: bool = JSON) -> None:
-    """Add a note (or JSONL events from stdin with '-')."""
+    """Add a note (or JSONL events from stdin with '-').
+
+    \b
+    Examples:
+      egocli log add "parked on level 3, row F"
+      egocli log add "took the blue pill" --at "this morning 8:00"
+    """
     from egocli import logbook
 
     store = open_store(ctx)
@@ -74,16 +116,25 @@ def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or -
 
 
 @log_app.command("export")
-def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f", help="jsonl, csv, srt or vtt."),
+def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f", metavar="[jsonl|csv|srt|vtt]",
+            help="Output format."),
             since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
             limit: int = typer.Option(None, "--limit", "-n", help="At most N events.")) -> None:
-    """Export events to stdout."""
+    """Export events to stdout, oldest first (jsonl: the same records as `log list --jsonl`).
+
+    \b
+    Examples:
+      egocli log export --format srt > day.srt
+      egocli log export --since yesterday --until today > yesterday.jsonl
+    """
     from egocli.formats import export
 
     if fmt not in export.FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(export.FORMATS)})")
     flt = event_filter(since, until, modality, source, limit)
-    for chunk in export.write(open_store(ctx).events(flt), fmt):
+    store = open_store(ctx)
+    check_filter(store, flt)
+    for chunk in export.write(store.events(flt), fmt):
         sys.stdout.write(chunk)
 
 
@@ -91,16 +142,24 @@ def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f
 def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY,
            source: str = SOURCE, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
            all_: bool = typer.Option(False, "--all", help="Allow forgetting everything (no filter).")) -> None:
-    """Delete events (with their search index rows and media) for good."""
+    """Delete events (with their search index rows and media) for good; a source left without events
+    is removed too, so its file can be imported again.
+
+    \b
+    Examples:
+      egocli log forget --since "2h ago" --yes
+      egocli log forget --source afternoon.srt
+    """
     from egocli import logbook
 
     flt = event_filter(since, until, modality, source)
     if flt == type(flt)() and not all_:
         raise UsageError("no filter given: add --since/--until/--modality/--source, or --all")
     store = open_store(ctx)
+    check_filter(store, flt)
     n = store.count(flt)
     if n == 0:
-        ui.status("nothing matches: no events forgotten")
+        ui.status("no events match: nothing forgotten")
         return
     if not ui.confirm(f"Forget {n} event(s) for good?", yes):
         raise UsageError(f"not confirmed: {n} event(s) kept (use --yes to skip the question)")

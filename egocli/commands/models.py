@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from egocli import ui
-from egocli.commands.common import JSON, settings
+from egocli.commands.common import JSON, JSONL, output_format, settings
 from egocli.config import ROLES
 from egocli.errors import EgoError, UsageError
 
@@ -46,13 +46,20 @@ def assembly_progress() -> Iterator[Callable[[str], Callable[[int, int], None] |
         yield for_role
 
 
-def list_models(ctx: typer.Context, json_: bool = JSON) -> None:
-    """Show each role's backend, model, file, size, licence and whether it is present."""
+def list_models(ctx: typer.Context, json_: bool = JSON, jsonl: bool = JSONL) -> None:
+    """Show each role's backend, model, file, size, licence and whether it is present.
+
+    \b
+    Examples:
+      egocli models list
+      egocli models list --jsonl | jq -r 'select(.present | not) | .role'
+    """
     from egocli.models import registry
 
+    fmt = output_format(json_, jsonl)
     rows = registry.describe(settings(ctx))
-    if json_:
-        ui.emit_json(rows)
+    if fmt != "text":
+        ui.emit_rows(rows, [], fmt)
         return
     shown = [{**row, "size": _human_size(row["size"]), "present": "yes" if row["present"] else "no"} for row in rows]
     ui.emit_rows(shown, ["role", "backend", "model", "size", "licence", "present", "note", "file"], "text",
@@ -62,7 +69,13 @@ def list_models(ctx: typer.Context, json_: bool = JSON) -> None:
 def check_models(ctx: typer.Context,
                  roles: list[str] = typer.Argument(None, help=f"Roles to check (default: all): {', '.join(ROLES)}."),
                  json_: bool = JSON) -> None:
-    """Load each model, run a tiny real task, print load time and speed; exit 1 if any role failed."""
+    """Load each model, run a tiny real task, print load time and speed; exit 1 if any role failed.
+
+    \b
+    Examples:
+      egocli models check
+      egocli models check llm embedder --json
+    """
     from egocli.models.check import check
 
     unknown = [r for r in roles or [] if r not in ROLES]

@@ -17,12 +17,21 @@ MODALITY_ONE = typer.Option(None, "--modality", "-m", help="Only this modality (
 
 @privacy_app.command("report")
 def report(ctx: typer.Context, json_: bool = JSON) -> None:
-    """What is stored and how old, redaction, retention, encryption, network addresses."""
+    """What is stored and how old, redaction, retention, encryption, network addresses (a table on a terminal).
+
+    \b
+    Examples:
+      egocli privacy report
+      egocli privacy report --json
+    """
     from egocli.privacy import report as rep
 
     doc = rep.build(open_store(ctx), settings(ctx))
     if json_:
         ui.emit_json(doc)
+    elif ui.is_terminal():
+        pairs = [line.split(": ", 1) if ": " in line else (line, "") for line in rep.render(doc).splitlines()]
+        ui.emit_pairs([("Privacy", [(key, value) for key, value in pairs])])
     else:
         ui.emit_text(rep.render(doc))
 
@@ -30,7 +39,13 @@ def report(ctx: typer.Context, json_: bool = JSON) -> None:
 @retention_app.command("set")
 def retention_set(ctx: typer.Context, age: str = typer.Argument(..., help="Keep for: 12h, 30d, 6w, 3m, 1y."),
                   modality: str = MODALITY_ONE) -> None:
-    """Keep events (of one modality) for at most AGE; older ones are removed from now on."""
+    """Keep events (of one modality) for at most AGE; older ones are removed from now on.
+
+    \b
+    Examples:
+      egocli retention set 30d
+      egocli retention set 7d --modality visual
+    """
     from egocli.privacy import retention
 
     store = open_store(ctx)
@@ -43,7 +58,12 @@ def retention_set(ctx: typer.Context, age: str = typer.Argument(..., help="Keep 
 
 @retention_app.command("show")
 def retention_show(ctx: typer.Context, json_: bool = JSON) -> None:
-    """The retention rules in force."""
+    """The retention rules in force.
+
+    \b
+    Example:
+      egocli retention show --json
+    """
     from egocli.privacy import retention
 
     store = open_store(ctx)
@@ -58,7 +78,12 @@ def retention_show(ctx: typer.Context, json_: bool = JSON) -> None:
 
 @retention_app.command("clear")
 def retention_clear(ctx: typer.Context, modality: str = MODALITY_ONE) -> None:
-    """Remove the rule for a modality (or the rule for everything)."""
+    """Remove the rule for a modality (or the rule for everything).
+
+    \b
+    Example:
+      egocli retention clear --modality visual
+    """
     from egocli.privacy import retention
 
     if not retention.clear_rule(open_store(ctx), modality):
@@ -68,7 +93,12 @@ def retention_clear(ctx: typer.Context, modality: str = MODALITY_ONE) -> None:
 
 @retention_app.command("apply")
 def retention_apply(ctx: typer.Context, json_: bool = JSON) -> None:
-    """Remove expired events, their media and the summaries that covered them, now."""
+    """Remove expired events, their media and the summaries that covered them, now.
+
+    \b
+    Example:
+      egocli retention apply
+    """
     from egocli.privacy import retention
 
     result = retention.apply(open_store(ctx), settings(ctx).media_dir)
@@ -81,7 +111,13 @@ def retention_apply(ctx: typer.Context, json_: bool = JSON) -> None:
 
 def init(ctx: typer.Context, encrypt: bool = typer.Option(
         False, "--encrypt", help="Create an SQLCipher-encrypted log (key: EGOCLI_KEY, else a prompt).")) -> None:
-    """Create the event log (optionally encrypted at rest)."""
+    """Create the event log (optionally encrypted at rest).
+
+    \b
+    Examples:
+      egocli init
+      EGOCLI_KEY=... egocli --db secret.db init --encrypt
+    """
     from egocli.privacy import crypto
     from egocli.store import Store
 

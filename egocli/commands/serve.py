@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from egocli import ui
-from egocli.commands.common import settings
+from egocli.commands.common import LLM, settings
 
 
 def serve(ctx: typer.Context,
@@ -27,16 +27,22 @@ def serve(ctx: typer.Context,
           wake_phrase: str = typer.Option("hey co-pilot", "--wake-phrase", help="Spoken prefix of a question."),
           fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
-          llm: str = typer.Option(None, "--llm", help="LLM override for answers (e.g. 'qwen0.5b')."),
+          llm: str = LLM,
           live_budget: int = typer.Option(700, "--live-budget",
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
-    """Serve the playground page and accept live camera + microphone streams; answer spoken questions."""
+    """Serve the playground page and accept live camera + microphone streams; answer spoken questions.
+
+    \b
+    Examples:
+      egocli serve                      # http://127.0.0.1:8765/
+      egocli serve --host 0.0.0.0 --token SECRET --self-signed
+    """
     from egocli.assistant.options import ServeOptions
     from egocli.assistant.serve import run
     from egocli.errors import UsageError
 
-    conf = settings(ctx, asr=asr, llm=llm)
+    conf = settings(ctx, asr=asr)
     if self_signed:
         from egocli.stream import tls
 
@@ -48,6 +54,22 @@ def serve(ctx: typer.Context,
                            ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
                            max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget)
     run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
+    _exit_without_waiting_for_model_loads()
+
+
+def _exit_without_waiting_for_model_loads() -> None:
+    """Sessions are closed and the log written: say so and exit now, even while a model is still loading
+    in a worker thread (a load cannot be interrupted; waiting for it made serve take ~25 s to stop)."""
+    import os
+    import sys
+    import threading
+
+    ui.status("stopped: sessions closed, log written")
+    busy = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive() and not t.daemon]
+    if busy:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,19 +10,25 @@ from egocli.timeutil import format_local
 
 
 def stats(ctx: typer.Context, json_: bool = JSON) -> None:
-    """Events per modality and per day, sources, DB size and schema version."""
+    """Events per modality and per day, sources, DB size and schema version (tables on a terminal).
+
+    \b
+    Examples:
+      egocli stats
+      egocli stats --json | jq .per_modality
+    """
     data = open_store(ctx).stats()
     if json_:
         ui.emit_json(data)
         return
     span = (f"{format_local(data['first_ms'])} .. {format_local(data['last_ms'])}"
             if data["events"] else "empty")
-    lines = [f"log\t{data['path']}", f"schema\tv{data['schema_version']}",
-             f"size\t{data['db_bytes'] / 1e6:.2f} MB", f"events\t{data['events']}", f"span\t{span}",
-             f"sources\t{data['sources']}"]
-    lines += [f"modality\t{k}\t{v}" for k, v in data["per_modality"].items()]
-    lines += [f"day\t{k}\t{v}" for k, v in data["per_day"].items()]
-    ui.emit_text("\n".join(lines))
+    summary = [("log", data["path"]), ("schema", f"v{data['schema_version']}"),
+               ("size", f"{data['db_bytes'] / 1e6:.2f} MB"), ("events", data["events"]), ("span", span),
+               ("sources", data["sources"])]
+    per_modality = [(f"modality\t{k}" if not ui.is_terminal() else k, v) for k, v in data["per_modality"].items()]
+    per_day = [(f"day\t{k}" if not ui.is_terminal() else k, v) for k, v in data["per_day"].items()]
+    ui.emit_pairs([("Event log", summary), ("Events per modality", per_modality), ("Events per day", per_day)])
 
 
 def register(app: typer.Typer) -> None:

@@ -2,12 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
 import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings
 from egocli.errors import ModelError, UsageError
-from egocli.timeutil import parse_time_ms
+from egocli.timeutil import format_local, parse_time_ms
+
+if TYPE_CHECKING:
+    from egocli.models.base import TextModel
+    from egocli.reasoning.hcc import Chunk, Summariser
+    from egocli.store import Store
+
+
+class CountingModel:
+    """A TextModel that reports each piece it streams, so a summary shows progress while it is written."""
+
+    def __init__(self, model: TextModel, on_piece: Callable[[], None]) -> None:
+        self.model = model
+        self.name = model.name
+        self.context_size = model.context_size
+        self.on_piece = on_piece
+
+    def generate(self, messages: Sequence[Any], **options: Any) -> Iterator[str]:
+        """The wrapped model's pieces, each reported."""
+        for piece in self.model.generate(messages, **options):
+            self.on_piece()
+            yield piece
+
+    def count_tokens(self, text: str) -> int:
+        """As the wrapped model counts."""
+        return self.model.count_tokens(text)
 
 
 def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
@@ -15,10 +43,15 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
                                               help="No model: keep the most frequent lines (fast, for huge logs)."),
               no_embed: bool = typer.Option(False, "--no-embed", help="Do not embed events for retrieval."),
               json_: bool = JSON) -> None:
-    """Build missing or stale hour/day/week summaries (only chunks whose events changed)."""
-    from egocli.reasoning import hcc, retrieval
+    """Build missing or stale hour/day/week summaries (only chunks whose events changed).
 
+    \b
+    Examples:
+      egocli summarize
+      egocli summarize --since "last week" --extractive
+    """
     from egocli.models import registry
+    from egocli.reasoning import hcc, retrieval
 
     lo, hi = parse_time_ms(since), parse_time_ms(until)
     if lo is not None and hi is not None and lo >= hi:
@@ -28,22 +61,59 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
     embedder = None
     if not no_embed:
         try:
-            embedder = registry.load("embedder", conf)
+            with ui.Waiting("Loading the embedder..."):
+                embedder = registry.load("embedder", conf)
         except ModelError as ex:
             ui.warn(f"{ex}; events are not embedded")
     embedded = 0
     if embedder is not None:
         embedded = sum(ui.track(retrieval.embed_missing(store, embedder, lo, hi), "embedding"))
     todo = hcc.plan(store, lo, hi)
-    summariser = hcc.ExtractiveSummariser() if extractive or not todo else \
-        hcc.LlmSummariser(registry.load("summarizer", conf))
-    built = sum(1 for _ in ui.track(hcc.build(store, summariser, embedder, lo, hi, todo), "summarising",
-                                    total=len(todo)))
-    doc = {"summaries_built": built, "events_embedded": embedded, "summariser": summariser.name}
+    model = None
+    if todo and not extractive:
+        with ui.Waiting(f"Loading the summarizer model for {len(todo)} summaries..."):
+            model = registry.load("summarizer", conf)
+    built, name = _build(store, model, embedder, lo, hi, todo)
+    doc = {"summaries_built": built, "events_embedded": embedded, "summariser": name}
     if json_:
         ui.emit_json(doc)
     else:
-        ui.emit_text(f"{built} summaries built, {embedded} events embedded ({summariser.name})")
+        ui.emit_text(f"{built} summaries built, {embedded} events embedded ({name})")
+
+
+def _label(chunk: Chunk) -> str:
+    return f"{chunk.level} of {format_local(chunk.start_ms)[:16]}, {chunk.event_count} events"
+
+
+def _build(store: Store, model: TextModel | None, embedder: Any, lo: int | None, hi: int | None,
+           todo: list[Chunk]) -> tuple[int, str]:
+    """Build the planned summaries with two bars: chunks done, and the tokens of the one being written."""
+    from egocli.reasoning import hcc
+
+    built, tasks = 0, {}
+    with ui.progress_bars() as bars:
+        def on_piece() -> None:
+            if bars is not None and "tokens" in tasks:
+                bars.advance(tasks["tokens"])
+        summariser: Summariser = (hcc.LlmSummariser(CountingModel(model, on_piece)) if model is not None
+                                  else hcc.ExtractiveSummariser())
+        if bars is not None and todo:
+            tasks["chunks"] = bars.add_task("summarising", total=len(todo))
+            if model is not None:
+                tasks["tokens"] = bars.add_task("", total=summariser.max_tokens)
+        labels = iter(todo)
+
+        def next_label() -> None:
+            chunk = next(labels, None)
+            if bars is not None and "tokens" in tasks and chunk is not None:
+                bars.update(tasks["tokens"], completed=0, description=f"  {_label(chunk)}")
+        next_label()
+        for _summary in hcc.build(store, summariser, embedder, lo, hi, todo):
+            built += 1
+            if bars is not None and "chunks" in tasks:
+                bars.advance(tasks["chunks"])
+            next_label()
+    return built, summariser.name
 
 
 def register(app: typer.Typer) -> None:

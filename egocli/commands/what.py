@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
+
+MAX_TRIES = 2
 
 
 def what(
@@ -19,13 +23,23 @@ def what(
     no_chess: bool = typer.Option(False, "--no-chess", help="Skip looking for a chessboard."),
     json_: bool = JSON,
 ) -> None:
-    """Resolve "this": the thing the pointing finger points at (or the centre of the view)."""
+    """Resolve "this": the thing the pointing finger points at (or the centre of the view).
+
+    \b
+    Examples:
+      egocli what photo.jpg
+      egocli what photo.jpg --say "read me this"
+    """
+    from egocli.nativelog import native_logs_silenced
     from egocli.pointing import service
 
     frame = service.read_image(image)
     conf = settings(ctx)
     ui.status("what: finding the hand and what it points at")
-    result = service.resolve_frame(frame, conf, say=say, reply=reply, ocr=not no_ocr, chess=not no_chess)
+    with native_logs_silenced():
+        result = service.resolve_frame(frame, conf, say=say, reply=reply, ocr=not no_ocr, chess=not no_chess)
+    if result.question is not None and reply is None and not json_ and ui.can_ask():
+        result = _ask_inline(result)
     document = result.to_json()
     if crop and result.best is not None:
         _write_crop(crop, service.crop(frame, result))
@@ -41,10 +55,28 @@ def what(
     ui.emit_text(_render(document))
 
 
+def _ask_inline(result: Any) -> Any:
+    """On a terminal, ask the clarifying question here (as `egocli do` does) instead of exiting."""
+    from egocli.errors import EgoError
+    from egocli.pointing.resolve import choose
+
+    question = result.to_json()["question"]
+    ui.status(question["question"] + "".join(f"\n  {o['key']}: {o['text']}" for o in question["options"]))
+    for _ in range(MAX_TRIES):
+        answer = typer.prompt("Which one?", err=True, default="", show_default=False).strip()
+        if not answer:
+            break
+        try:
+            return choose(result, answer)
+        except EgoError as ex:
+            ui.warn(str(ex))
+    return result
+
+
 def _render(document: dict) -> str:
     if document["question"]:
         options = "\n".join(f"  {o['key']}: {o['text']}" for o in document["question"]["options"])
-        return f"{document['question']['question']}\n{options}\n(answer with --reply)"
+        return f"{document['question']['question']}\n{options}\n(answer with --reply KEY, or run in a terminal)"
     lines = [document["text"]]
     if document["answer"]:
         lines.append(f"confidence {document['confidence']:.2f} ({document['answer']['kind']}, {document['mode']})")

@@ -6,18 +6,27 @@ import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from egocli.store.records import Event
-from egocli.timeutil import format_clock
+from egocli.timeutil import format_clock, format_local, iso_utc
 
 FORMATS = ("jsonl", "csv", "srt", "vtt")
+
+
+def event_record(ev: Event) -> dict[str, Any]:
+    """The one JSON record of an event, for `log list --jsonl`, `--json` and `log export --format jsonl`:
+    id, start/end (ISO 8601 UTC), time (local, as shown), modality, source, source_id, content, media, meta."""
+    return {"id": ev.id, "start": iso_utc(ev.start_ms), "end": iso_utc(ev.end_ms), "time": format_local(ev.start_ms),
+            "modality": ev.modality, "source": ev.source, "source_id": ev.source_id, "content": ev.content,
+            "media_path": ev.media_path, "media_offset_ms": ev.media_offset_ms, "meta": ev.meta}
 
 
 def write(events: Iterable[Event], fmt: str) -> Iterator[str]:
     """Yield the export text chunk by chunk (one event at a time)."""
     if fmt == "jsonl":
         for ev in events:
-            yield json.dumps(ev.to_json(), ensure_ascii=False) + "\n"
+            yield json.dumps(event_record(ev), ensure_ascii=False) + "\n"
     elif fmt == "csv":
         yield from _csv(events)
     else:

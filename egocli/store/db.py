@@ -16,6 +16,7 @@ from sqlite_utils import Database
 from egocli.errors import NotFound, StoreError
 from egocli.store.records import Event, NewEvent, Source
 from egocli.store.schema import known_names, migrations
+from egocli.store.sourcesql import drop_emptied_sources
 from egocli.timeutil import now_ms
 from egocli.words import STOPWORDS  # fts_query drops them
 
@@ -209,10 +210,10 @@ class Store:
         return Source.from_row(rows[0])
 
     def find_source(self, kind: str | None = None, sha256: str | None = None,
-                    name: str | None = None) -> Source | None:
+                    name: str | None = None, path: str | None = None) -> Source | None:
         """The newest source matching all given fields, or None."""
         clauses, params = ["1=1"], []
-        for col, val in (("kind", kind), ("sha256", sha256), ("name", name)):
+        for col, val in (("kind", kind), ("sha256", sha256), ("name", name), ("path", path)):
             if val is not None:
                 clauses.append(f"{col} = ?")
                 params.append(val)
@@ -351,8 +352,11 @@ class Store:
             media = [r[0] for r in conn.execute(
                 f"SELECT DISTINCT media_path FROM events WHERE id IN ({sub}) AND media_path IS NOT NULL",
                 params)]
+            touched = [r[0] for r in conn.execute(
+                f"SELECT DISTINCT source_id FROM events WHERE id IN ({sub}) AND source_id IS NOT NULL", params)]
             cur = conn.execute(f"DELETE FROM events WHERE id IN ({sub})", params)
             count = cur.rowcount
+            drop_emptied_sources(conn, touched)
             still = {r[0] for r in conn.execute(
                 "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
         return count, [m for m in media if m not in still]

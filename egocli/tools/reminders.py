@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 from egocli.errors import InputError, NotFound
 from egocli.store import Event, EventFilter, NewEvent, Store
@@ -124,41 +124,45 @@ def due(store: Store, now_ms: int, window_ms: int = 60_000) -> list[Reminder]:
     return [r for r in reminders(store) if r.due_ms <= now_ms + window_ms]
 
 
-def _ics_text(value: str) -> str:
-    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+def delete_reminder(store: Store, reminder_id: int) -> Reminder:
+    """Delete a reminder for good, with its `done` marks; NotFound for an unknown id."""
+    match = [r for r in reminders(store, include_done=True) if r.id == reminder_id]
+    if not match:
+        raise NotFound(f"no reminder with id {reminder_id}")
+    marks = [ev.id for ev in store.events(EventFilter(modalities=(MODALITY,)))
+             if ev.meta.get("kind") == "done" and ev.meta.get("reminder_id") == reminder_id]
+    from egocli.store.sourcesql import forget_events
 
-
-def _ics_time(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
-def _fold(line: str) -> list[str]:
-    """RFC 5545 line folding: at most 75 octets per line, continuation lines start with a space."""
-    data = line.encode("utf-8")
-    out, start, limit = [], 0, 75
-    while start < len(data):
-        end = min(len(data), start + limit)
-        while end < len(data) and (data[end] & 0xC0) == 0x80:  # never split a UTF-8 sequence
-            end -= 1
-        out.append(("" if start == 0 else " ") + data[start:end].decode("utf-8"))
-        start, limit = end, 74
-    return out or [""]
+    forget_events(store, [reminder_id, *marks])
+    return match[0]
 
 
 def to_ics(items: list[Reminder], stamp_ms: int, duration_ms: int = 15 * 60_000) -> str:
-    """An iCalendar (RFC 5545) document with one VEVENT and a display alarm per reminder."""
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//egocli//reminders//EN", "CALSCALE:GREGORIAN"]
+    """An iCalendar (RFC 5545) document with one VEVENT and a display alarm per reminder (written by
+    the `icalendar` package: escaping and line folding are its job)."""
+    import icalendar
+
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//egocli//reminders//EN")
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
     for r in items:
-        lines += ["BEGIN:VEVENT", f"UID:egocli-reminder-{r.id}@egocli", f"DTSTAMP:{_ics_time(stamp_ms)}",
-                  f"DTSTART:{_ics_time(r.due_ms)}", f"DTEND:{_ics_time(r.due_ms + duration_ms)}",
-                  f"SUMMARY:{_ics_text(r.text)}"]
+        event = icalendar.Event()
+        event.add("uid", f"egocli-reminder-{r.id}@egocli")
+        event.add("dtstamp", from_ms(stamp_ms))
+        event.add("dtstart", from_ms(r.due_ms))
+        event.add("dtend", from_ms(r.due_ms + duration_ms))
+        event.add("summary", r.text)
         if r.place:
-            lines.append(f"LOCATION:{_ics_text(r.place)}")
-        lines.append(f"STATUS:{'COMPLETED' if r.done else 'CONFIRMED'}")
-        lines += ["BEGIN:VALARM", "ACTION:DISPLAY", f"DESCRIPTION:{_ics_text(r.text)}", "TRIGGER:PT0S",
-                  "END:VALARM", "END:VEVENT"]
-    lines.append("END:VCALENDAR")
-    return "\r\n".join(folded for line in lines for folded in _fold(line)) + "\r\n"
+            event.add("location", r.place)
+        event.add("status", "COMPLETED" if r.done else "CONFIRMED")
+        alarm = icalendar.Alarm()
+        alarm.add("action", "DISPLAY")
+        alarm.add("description", r.text)
+        alarm.add("trigger", timedelta(0))
+        event.add_component(alarm)
+        cal.add_component(event)
+    return cal.to_ical().decode("utf-8")
 
 
 def get_note(store: Store, note_id: int) -> Event:

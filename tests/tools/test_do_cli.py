@@ -13,20 +13,20 @@ from egocli.tools import reminders
 
 
 def test_clarification_comes_back_as_a_question_in_json(cli, db):
-    res = cli("do", "--model", "fake", "--json", "remind me about it")
+    res = cli("do", "--llm", "fake", "--json", "remind me about it")
     assert res.exit_code == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["status"] == "clarify" and out["question"] == "What should I remind you about, and when?"
 
 
 def test_fake_model_has_no_tool_for_chit_chat(cli, db):
-    res = cli("do", "--model", "fake", "tell me a joke")
+    res = cli("do", "--llm", "fake", "tell me a joke")
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip() == "I have no tool for that."
 
 
 def test_empty_request_is_a_usage_error(cli):
-    res = cli("do", "--model", "fake", "  ")
+    res = cli("do", "--llm", "fake", "  ")
     assert res.exit_code == 2 and "empty request" in res.stderr
 
 
@@ -43,7 +43,7 @@ def _require(name: str) -> None:
 @pytest.mark.slow
 def test_smollm2_plans_are_schema_valid(cli, db):
     _require("smollm2")
-    res = cli("do", "--model", "smollm2", "--json", "show me my notes")
+    res = cli("do", "--llm", "smollm2", "--json", "show me my notes")
     assert res.exit_code in (0, 1), res.stderr
     out = json.loads(res.stdout)
     assert out["status"] in ("done", "partial", "failed", "declined", "clarify", "nothing")
@@ -53,7 +53,7 @@ def test_smollm2_plans_are_schema_valid(cli, db):
 @pytest.mark.slow
 def test_qwen_sets_the_reminder_from_a_clear_request(cli, db):
     _require("qwen1.5b")
-    res = cli("do", "--model", "qwen1.5b", "--yes", "--json",
+    res = cli("do", "--llm", "qwen1.5b", "--yes", "--json",
               "remind me to meet my mentor at 3 pm in Meeting Room 1")
     assert res.exit_code == 0, res.stderr
     out = json.loads(res.stdout)

@@ -24,7 +24,7 @@ def _session(db: Path, *flags: str):  # noqa: ANN202 - returns an async context 
     from mcp.client.stdio import stdio_client
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "egocli", "--db", str(db), "mcp", *flags,
-                                                                 "--model", "fake"])
+                                                                 "--llm", "fake"])
 
     @asynccontextmanager
     async def session():  # noqa: ANN202

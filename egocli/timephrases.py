@@ -1,0 +1,156 @@
+"""Times as people type them: "this morning", "Tuesday at 3", "an hour ago", "last weekend", "noon".
+
+A phrase names a moment or a period; the result is the moment, or the start of the period (what
+`--since` wants). Phrases are read from three parts, in any order: a day ("yesterday", "last friday",
+"nov 28"), a part of the day ("morning", "noon") and a clock time ("3pm", "14:05", "at 3").
+Words left over make the phrase unreadable, so a typo is an error, never a silent guess.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY_ABBR = {d[:3]: d for d in WEEKDAYS} | {"tues": "tuesday", "thur": "thursday", "thurs": "thursday"}
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+# Part of the day -> (start hour, start minute). "night" starts in the evening.
+PARTS = {"morning": (5, 0), "afternoon": (12, 0), "evening": (18, 0), "night": (18, 0), "tonight": (18, 0),
+         "noon": (12, 0), "midday": (12, 0), "midnight": (0, 0), "lunchtime": (12, 0), "lunch": (12, 0)}
+NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+                "thirty": 30, "forty": 40, "fifty": 50, "half an": 0.5, "half a": 0.5, "a couple of": 2,
+                "couple of": 2, "a few": 3, "few": 3}
+UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
+                "day": 86400, "d": 86400, "week": 604800, "wk": 604800, "w": 604800}
+_NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")"
+_UNIT = r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|[smhdw])"
+_AGO = re.compile(rf"^{_NUM}\s*{_UNIT}(?:\s+and\s+a\s+half)?\s+(ago|before now|earlier)$")
+_IN = re.compile(rf"^in\s+{_NUM}\s*{_UNIT}(?:\s+and\s+a\s+half)?$")
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(a\.?m\.?|p\.?m\.?)?(?=\s|$)")
+_FILLER = {"at", "on", "in", "the", "this", "of", "around", "about", "earlier", "o'clock", "oclock", ""}
+
+
+def _count(word: str) -> float:
+    return float(word) if word[0].isdigit() else NUMBER_WORDS[word]
+
+
+def _unit(word: str) -> int:
+    return UNIT_SECONDS[word.rstrip("s") if len(word) > 1 else word]
+
+
+def _relative(text: str, now: datetime) -> datetime | None:
+    """'2h ago', 'an hour and a half ago', 'in 20 minutes'."""
+    for pattern, sign in ((_AGO, -1), (_IN, 1)):
+        m = pattern.match(text)
+        if m:
+            amount = _count(m.group(1)) + (0.5 if "and a half" in text else 0)
+            return now + sign * timedelta(seconds=amount * _unit(m.group(2)))
+    return None
+
+
+def _period(text: str, midnight: datetime, now: datetime) -> datetime | None:
+    """'last week', 'this week', 'last weekend', 'this month', 'last month', 'last night'."""
+    monday = midnight - timedelta(days=midnight.weekday())
+    first = midnight.replace(day=1)
+    periods = {
+        "this week": monday, "last week": monday - timedelta(days=7),
+        "last weekend": monday - timedelta(days=2), "the weekend": monday - timedelta(days=2),
+        "this weekend": monday + timedelta(days=5),
+        "this month": first, "last month": (first - timedelta(days=1)).replace(day=1),
+        "this year": midnight.replace(month=1, day=1),
+        "last night": midnight - timedelta(hours=6),
+        "the day before yesterday": midnight - timedelta(days=2), "day before yesterday": midnight - timedelta(days=2),
+    }
+    return periods.get(text)
+
+
+def _take_day(text: str, midnight: datetime) -> tuple[datetime | None, str]:
+    """Find the day a phrase names; return it and the text without it."""
+    words = {"today": 0, "yesterday": -1, "tomorrow": 1, "tonight": 0}
+    for word, offset in words.items():
+        if re.search(rf"\b{word}\b", text):
+            rest = text if word == "tonight" else re.sub(rf"\b{word}\b", " ", text)
+            return midnight + timedelta(days=offset), rest
+    m = re.search(r"\b(last |this past |this |next )?(" + "|".join([*WEEKDAYS, *_WEEKDAY_ABBR]) + r")\b", text)
+    if m:
+        name = _WEEKDAY_ABBR.get(m.group(2), m.group(2))
+        back = (midnight.weekday() - WEEKDAYS.index(name)) % 7
+        qualifier = (m.group(1) or "").strip()
+        if qualifier == "next":
+            day = midnight + timedelta(days=(7 - back) % 7 or 7)
+        else:
+            day = midnight - timedelta(days=7 if back == 0 and qualifier in ("last", "this past") else back)
+        return day, text[:m.start()] + " " + text[m.end():]
+    return _take_date(text, midnight)
+
+
+def _take_date(text: str, midnight: datetime) -> tuple[datetime | None, str]:
+    """'nov 28', '28 november', 'november 28th' (this year, or last year if that is ahead)."""
+    month = r"(" + "|".join(m[:3] + r"[a-z]*" for m in MONTHS) + r")"
+    for pattern, day_group, month_group in ((rf"\b{month}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", 2, 1),
+                                            (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{month}\b", 1, 2)):
+        m = re.search(pattern, text)
+        if m and m.group(month_group)[:3] in [x[:3] for x in MONTHS]:
+            number = [x[:3] for x in MONTHS].index(m.group(month_group)[:3]) + 1
+            try:
+                day = midnight.replace(month=number, day=int(m.group(day_group)))
+            except ValueError:
+                return None, text
+            if day > midnight + timedelta(days=1):
+                day = day.replace(year=day.year - 1)
+            return day, text[:m.start()] + " " + text[m.end():]
+    return None, text
+
+
+def _take_part(text: str) -> tuple[tuple[int, int] | None, str]:
+    m = re.search(r"\b(" + "|".join(PARTS) + r")\b", text)
+    if not m:
+        return None, text
+    return PARTS[m.group(1)], text[:m.start()] + " " + text[m.end():]
+
+
+def _take_clock(text: str, part: tuple[int, int] | None) -> tuple[tuple[int, int, int] | None, str]:
+    """'3pm', '14:05', '9:30 a.m.', 'at 3' (a bare hour 1-6 means the afternoon, or the part named)."""
+    for m in _CLOCK.finditer(text):
+        hour, minute, second = int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 0)
+        ampm = (m.group(4) or "").replace(".", "")
+        bare = m.group(2) is None and not ampm
+        before = text[:m.start()].split()
+        if bare and not (before and before[-1] in ("at", "around", "about")) and len(text.split()) > 1:
+            continue  # a lone number next to other words is not a time ("3 days"), unless 'at 3'
+        if ampm == "pm" and hour < 12 or (bare and (part or (0, 0))[0] >= 12 and hour < 12):
+            hour += 12
+        elif ampm == "am" and hour == 12:
+            hour = 0
+        elif bare and part is None and 1 <= hour <= 6:
+            hour += 12
+        if hour > 23 or minute > 59 or second > 59 or (ampm and not 1 <= int(m.group(1)) <= 12):
+            return None, "\x00"  # unreadable on purpose
+        return (hour, minute, second), text[:m.start()] + " " + text[m.end():]
+    return None, text
+
+
+def parse_phrase(text: str, now: datetime) -> datetime | None:
+    """The moment a phrase names (the start of a named period), or None if it is not a readable phrase."""
+    low = " ".join(text.lower().replace(",", " ").split())
+    if low == "now":
+        return now
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    found = _relative(low, now) or _period(low, midnight, now)
+    if found is not None:
+        return found
+    day, rest = _take_day(low, midnight)
+    part, rest = _take_part(rest)
+    clock, rest = _take_clock(rest, part)
+    if any(word not in _FILLER for word in rest.split()) or rest == "\x00":
+        return None
+    if day is None and part is None and clock is None:
+        return None
+    moment = day or midnight
+    if clock is not None:
+        return moment.replace(hour=clock[0], minute=clock[1], second=clock[2])
+    if part is not None:
+        return moment.replace(hour=part[0], minute=part[1])
+    return moment

@@ -1,0 +1,92 @@
+"""Feedback on long work, through the console script: summarize progress on a terminal, `what` without
+native log lines and with its question asked inline, `serve` stopping on SIGTERM and saying so."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from egocli.nativelog import native_logs_silenced
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "examples" / "afternoon.srt"
+SCRIPT = shutil.which("script")
+EXE = Path(sys.executable).with_name("egocli")
+needs_console = pytest.mark.skipif(not EXE.exists() or SCRIPT is None,
+                                   reason="needs the installed egocli console script and util-linux `script`")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "160", **extra}
+
+
+def _pty(argv: list[str], stdin: str = "", **env: str) -> str:
+    """Run in a pseudo-terminal; what the terminal showed, carriage returns as new lines."""
+    cmd = [SCRIPT, "-qec", shlex.join(map(str, argv)), "/dev/null"]
+    run = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=_env(**env), timeout=300)
+    return run.stdout.replace("\r", "\n")
+
+
+def test_native_log_lines_are_dropped_and_the_rest_kept(capfd):
+    with native_logs_silenced():
+        os.write(2, b"W0000 00:00:1796127707.607962   32148 inference_feedback_manager.cc:121] Feedback\n")
+        os.write(2, b"INFO: Created TensorFlow Lite XNNPACK delegate for CPU.\n")
+        os.write(2, b"Error: something egocli said\n")
+        sys.stderr.write("a Python warning\n")
+    err = capfd.readouterr().err  # (pytest's sys.stderr is not fd 2, so the order may differ here)
+    assert sorted(err.splitlines()) == ["Error: something egocli said", "a Python warning"]
+
+
+@needs_console
+def test_summarize_shows_chunk_and_token_progress(db):
+    subprocess.run([EXE, "--db", db, "import", EXAMPLE, "--start", "2026-11-28T13:00", "-q"], env=_env(), check=True)
+    shown = _pty([EXE, "--db", db, "summarize"], EGOCLI_SUMMARIZER="fake", EGOCLI_EMBEDDER="fake")
+    assert "summarising" in shown and "7/7" in shown  # chunks done
+    assert re.search(r"week of 2026-11-2\d 00:00, 26 events", shown)  # the chunk being written
+    assert re.search(r"\d+/90", shown)  # its tokens
+    assert "7 summaries built" in shown
+
+
+@pytest.mark.slow
+@needs_console
+def test_what_asks_inline_on_a_terminal_and_prints_no_native_logs(tmp_path, db):
+    from tests.pointing import scenes
+
+    if not scenes.VIDEO.is_file():
+        pytest.skip(f"shared chess video not found at {scenes.VIDEO}")
+    import cv2
+
+    scene = scenes.pointing_scene(105, 0, [("coffee", 1.6, -0.75), ("cat", 1.6, 0.75)], scale=2.0, size=170)
+    image = tmp_path / "two.png"
+    cv2.imwrite(str(image), scene.image)
+    piped = subprocess.run([EXE, "--db", db, "what", image, "--no-ocr", "--no-chess"], capture_output=True,
+                           text=True, env=_env(), timeout=300)
+    assert piped.returncode == 0 and "(answer with --reply" in piped.stdout
+    assert "W0000" not in piped.stderr and "TensorFlow Lite" not in piped.stderr, piped.stderr
+    shown = _pty([EXE, "--db", db, "what", image, "--no-ocr", "--no-chess"], stdin="2\n")
+    assert "Which one?" in shown and "--reply" not in shown
+    assert "confidence" in shown.split("Which one?", 1)[1]  # answered after the inline question
+
+
+@pytest.mark.slow
+@needs_console
+def test_serve_stops_on_sigterm_while_models_load(db):
+    proc = subprocess.Popen([EXE, "--db", db, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True,
+                            env=_env())
+    assert "serving http://127.0.0.1:" in proc.stderr.readline()
+    time.sleep(1.0)  # the models are loading in the background now
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=10)  # it used to wait ~25 s for the loads to finish
+    finally:
+        proc.kill()
+    assert proc.returncode == 0 and "stopped: sessions closed, log written" in err
