@@ -13,12 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "egocli"
 
 LAYERS: list[tuple[str, set[str]]] = [
-    ("interface", {"__main__", "cli", "commands", "ui"}),
-    ("use cases", {"assistant", "ingest", "reasoning", "tools", "chess", "pointing", "importing", "logbook"}),
+    ("interface", {"__main__", "cli", "commands", "ui", "clickstyle"}),
+    ("use cases", {"assistant", "ingest", "reasoning", "tools", "chess", "pointing", "importing", "logbook",
+                   "doctor"}),
     ("transport", {"stream"}),
     ("perception", {"perception", "privacy", "formats"}),
     ("store | models", {"store", "models"}),
-    ("base", {"", "config", "errors", "timeutil", "words"}),
+    ("base", {"", "config", "errors", "timeutil", "timephrases", "words", "nativelog"}),
 ]
 """Top to bottom: a unit (top-level module or package of egocli) imports only its own layer or lower ones.
 "" is the egocli package itself (its version); `words` is the shared stop-word module (branch `core`)."""

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 from egocli.errors import NotFound, StoreError
 from egocli.store.records import Event, NewEvent, Source
 from egocli.store.schema import known_names, migrations
-from egocli.store.sourcesql import drop_emptied_sources
+from egocli.store.cleanup import drop_emptied_sources
 from egocli.timeutil import now_ms
 from egocli.words import STOPWORDS  # fts_query drops them
 

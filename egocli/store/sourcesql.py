@@ -6,16 +6,10 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from egocli.store.cleanup import drop_emptied_sources
+
 if TYPE_CHECKING:
     from egocli.store.db import Store
-
-
-def drop_emptied_sources(conn: sqlite3.Connection, source_ids: list[int]) -> None:
-    """Inside the caller's transaction: delete the finished sources among these that have no events left
-    (an unfinished ingest or a running live session keeps its row: it is still writing to it)."""
-    for sid in source_ids:
-        conn.execute("DELETE FROM sources WHERE id = ? AND status = 'done'"
-                     " AND NOT EXISTS (SELECT 1 FROM events WHERE source_id = ?)", [sid, sid])
 
 
 def has_source(store: Store, name_or_id: str) -> bool:
