@@ -14,7 +14,7 @@ from egocli import __version__, ui
 from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
-COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
+COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve", "timeline",
                    "privacy", "what", "do", "reminders", "mcp")
 
 
