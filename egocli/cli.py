@@ -16,10 +16,10 @@ from egocli import __version__, clickstyle, ui
 from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
-COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
+COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve", "timeline",
                    "privacy", "what", "do", "reminders", "mcp", "sources", "doctor", "config")
 # Root commands in the order a newcomer meets them (help lists them so); others follow.
-COMMAND_ORDER = ("import", "ingest", "log", "ask", "summarize", "stats", "sources", "do", "reminders", "what",
+COMMAND_ORDER = ("import", "ingest", "log", "ask", "timeline", "summarize", "stats", "sources", "do", "reminders", "what",
                  "chess", "serve", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
 
 

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1] / "egocli"
 LAYERS: list[tuple[str, set[str]]] = [
     ("interface", {"__main__", "cli", "commands", "ui", "clickstyle"}),
     ("use cases", {"assistant", "ingest", "reasoning", "tools", "chess", "pointing", "importing", "logbook",
-                   "doctor"}),
+                   "doctor", "timeline"}),
     ("transport", {"stream"}),
     ("perception", {"perception", "privacy", "formats"}),
     ("store | models", {"store", "models"}),

@@ -18,12 +18,14 @@ from egocli.assistant.services import LiveServices
 from egocli.assistant.session import Crew
 from egocli.config import Settings
 from egocli.stream import server
+from egocli.stream.timeline import add_routes
+from egocli.timeline import Timeline, ask_answerer
 
 
 def build(settings: Settings, options: ServeOptions, clock: Clock | None = None,
-          log_answers: LogAnswers | None = None) -> LiveHost:
+          log_answers: LogAnswers | None = None, services: LiveServices | None = None) -> LiveHost:
     """The live assistant for a server: every part built once and handed to the parts that use it."""
-    services = LiveServices(settings)
+    services = services or LiveServices(settings)
     window = LiveWindow(services, options.live_budget)
     asker = log_answers or AskPipeline(services.llm, services.embedder, options.answer_budget)
     clock = clock or SystemClock()
@@ -36,7 +38,22 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
                 ready: Callable[[str], None] | None = None) -> None:
     """Run the server until `stop` is set, then close every session and finish writing the log."""
     options.check()
-    await server.serve(build(settings, options), options.server(), stop, ready)
+    services = LiveServices(settings)
+    pages = timeline_pages(settings, services)
+    pages.store()  # the log is created (or migrated) before the server listens, not raced by two readers
+    await server.serve(build(settings, options, services=services), options.server(), stop, ready,
+                       mount=lambda app: add_routes(app, pages, options.token))
+
+
+def timeline_pages(settings: Settings, services: LiveServices) -> Timeline:
+    """The timeline page's view of the served log: same passphrase, same models (the registry loads once)."""
+    from egocli.privacy import crypto
+    from egocli.store import Store
+
+    def open_store() -> Store:
+        return Store.open(settings.db, key=services.key)
+
+    return Timeline(open_store, settings.media_dir, crypto.media_key, ask_answerer(settings))
 
 
 def run(settings: Settings, options: ServeOptions, ready: Callable[[str], None] | None = None) -> None:

@@ -51,6 +51,11 @@ class LiveServices:
         self.written: Written | None = None
         """Called on the writer thread after events are stored."""
 
+    @property
+    def key(self) -> str | None:
+        """The log's passphrase (None for a plain log), for other readers of the same log."""
+        return self._key
+
     # ---- threads --------------------------------------------------------
     async def run(self, pool: str, fn: Callable[..., T], *args: Any) -> T:
         """Run fn(*args) on one of the role threads."""

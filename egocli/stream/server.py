@@ -141,8 +141,9 @@ async def recent(request: web.Request) -> web.Response:
     return web.json_response({"events": await request.app[APP].recent(int(limit))})
 
 
-def build_app(application: Application, options: ServerOptions) -> web.Application:
-    """The aiohttp application serving an Application."""
+def build_app(application: Application, options: ServerOptions,
+              mount: Callable[[web.Application], None] | None = None) -> web.Application:
+    """The aiohttp application serving an Application (`mount` adds more pages, e.g. the timeline)."""
     app = web.Application(client_max_size=MAX_OFFER_BYTES, middlewares=[token_middleware(options.token)])
     app[APP], app[OPTIONS], app[BACKGROUND] = application, options, set()
     app.router.add_get("/", index)
@@ -151,6 +152,8 @@ def build_app(application: Application, options: ServerOptions) -> web.Applicati
     app.router.add_get("/api/health", health)
     app.router.add_get("/api/events", recent)
     app.router.add_static("/static", STATIC)
+    if mount is not None:
+        mount(app)
 
     async def shutdown(_: web.Application) -> None:
         await application.shutdown()
@@ -171,7 +174,8 @@ def _ssl_context(options: ServerOptions) -> ssl.SSLContext | None:
 
 
 async def serve(application: Application, options: ServerOptions, stop: asyncio.Event,
-                ready: Callable[[str], None] | None = None) -> None:
+                ready: Callable[[str], None] | None = None,
+                mount: Callable[[web.Application], None] | None = None) -> None:
     """Serve until `stop` is set, then let the application close every session."""
     check_options(options)
     if options.ice_loopback:
@@ -179,7 +183,7 @@ async def serve(application: Application, options: ServerOptions, stop: asyncio.
 
         allow_loopback_ice()
     tls = _ssl_context(options)
-    runner = web.AppRunner(build_app(application, options), handle_signals=False, access_log=None)
+    runner = web.AppRunner(build_app(application, options, mount), handle_signals=False, access_log=None)
     await runner.setup()
     try:
         site = web.TCPSite(runner, options.host, options.port, ssl_context=tls)

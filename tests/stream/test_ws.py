@@ -76,3 +76,19 @@ def test_push_to_talk_question_is_answered_aloud_and_barge_in_stops_it(live_serv
     server.stop()
     assert len(server.events("speech")) >= 1  # questions are answered, not logged as speech
     assert all(e.content == "this is a fake transcript" for e in server.events("speech"))
+
+
+def test_serve_also_serves_the_timeline_behind_the_token(live_server):
+    import json
+    import urllib.error
+    import urllib.request
+
+    server = live_server(token="tl-token")
+    page = urllib.request.urlopen(f"{server.url}/timeline", timeout=10).read().decode()
+    assert "egocli timeline" in page
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{server.url}/api/timeline/day", timeout=10)
+    assert refused.value.code == 401
+    req = urllib.request.Request(f"{server.url}/api/timeline/day", headers={"Authorization": "Bearer tl-token"})
+    day = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    assert set(day) >= {"day", "events", "modalities"}

@@ -12,6 +12,7 @@
   function authed(path) {
     return token ? `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : path;
   }
+  $("timelinelink").href = authed("/timeline");
   function setStatus(text) { state.status = text; $("status").textContent = text; }
   function add(list, text, cls) {
     const li = document.createElement("li");

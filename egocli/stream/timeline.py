@@ -1,0 +1,229 @@
+"""HTTP routes of the timeline page: GET /timeline and /api/timeline/* over a `TimelineSource`.
+
+Transport only: the source (egocli.timeline.Timeline) is built by whoever starts the server and passed
+in. Every /api route checks the token like the rest of the server; blocking work runs on a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any, Protocol
+
+from aiohttp import web
+
+from egocli.errors import EgoError, InputError, NotFound
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16 * 1024
+
+
+class TimelineSource(Protocol):
+    """What the routes need of the log (egocli.timeline.Timeline implements it)."""
+
+    def day(self, day: date | None) -> dict[str, Any]: ...
+    def density(self, first: date, last: date) -> dict[str, Any]: ...
+    def event(self, event_id: int, context: int = 3) -> dict[str, Any]: ...
+    def search(self, query: str, limit: int = 50) -> dict[str, Any]: ...
+    def media(self, event_id: int) -> Any: ...
+    def count(self, since_ms: int, until_ms: int) -> int: ...
+    def forget(self, since_ms: int, until_ms: int) -> dict[str, Any]: ...
+    def ask(self, question: str, on_token: Callable[[str], None]) -> dict[str, Any]: ...
+
+
+SOURCE = web.AppKey("timeline", TimelineSource)
+TOKEN = web.AppKey("timeline_token", str)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _fail(status: int, code: str, message: str) -> web.Response:
+    return web.json_response({"error": code, "message": message}, status=status)
+
+
+def _authorised(request: web.Request) -> bool:
+    token = request.app.get(TOKEN) or ""
+    if not token:
+        return True
+    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip() or request.query.get("token", "")
+    return hmac.compare_digest(given.encode(), token.encode())
+
+
+def guarded(handler: Handler) -> Handler:
+    """Token check and EgoError -> JSON error mapping for an /api/timeline route."""
+    async def run(request: web.Request) -> web.StreamResponse:
+        if not _authorised(request):
+            return _fail(401, "unauthorised", "missing or wrong token")
+        try:
+            return await handler(request)
+        except NotFound as ex:
+            return _fail(404, "not_found", str(ex))
+        except (InputError, ValueError) as ex:
+            return _fail(400, "bad_request", str(ex))
+        except EgoError as ex:
+            return _fail(500, "failed", str(ex))
+    return run
+
+
+def parse_day(text: str | None) -> date | None:
+    """A YYYY-MM-DD day (None for None or ''); InputError otherwise."""
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError as ex:
+        raise InputError(f"not a day (YYYY-MM-DD): {text[:40]!r}") from ex
+
+
+async def _blocking(fn: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def _int(request: web.Request, name: str, default: int | None = None) -> int:
+    raw = request.query.get(name)
+    if raw is None and default is not None:
+        return default
+    if raw is None or not raw.lstrip("-").isdigit():
+        raise InputError(f"{name} must be an integer")
+    return int(raw)
+
+
+async def _json_body(request: web.Request) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise InputError("the body must be application/json")
+    if (request.content_length or 0) > MAX_BODY:
+        raise InputError(f"the body is larger than {MAX_BODY} bytes")
+    try:
+        body = json.loads(await request.content.read(MAX_BODY + 1))
+    except (ValueError, UnicodeDecodeError, RecursionError) as ex:
+        raise InputError("the body is not JSON") from ex
+    if not isinstance(body, dict):
+        raise InputError("the body must be a JSON object")
+    return body
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """GET /timeline: the page (the data behind it needs the token)."""
+    return web.FileResponse(STATIC / "timeline.html", headers={"Cache-Control": "no-store"})
+
+
+@guarded
+async def day(request: web.Request) -> web.Response:
+    """GET /api/timeline/day?day=YYYY-MM-DD: that day's events (the newest day with events without ?day)."""
+    wanted = parse_day(request.query.get("day"))
+    return web.json_response(await _blocking(request.app[SOURCE].day, wanted))
+
+
+@guarded
+async def density(request: web.Request) -> web.Response:
+    """GET /api/timeline/density?from=D&to=D: events per day."""
+    first, last = parse_day(request.query.get("from")), parse_day(request.query.get("to"))
+    if first is None:
+        raise InputError("from=YYYY-MM-DD is required")
+    last = last or first + timedelta(days=30)
+    return web.json_response(await _blocking(request.app[SOURCE].density, first, last))
+
+
+@guarded
+async def event(request: web.Request) -> web.Response:
+    """GET /api/timeline/event/{id}?context=N: an event and its neighbours."""
+    event_id = request.match_info["id"]
+    if not event_id.isdigit():
+        raise InputError("an event id is a number")
+    context = _int(request, "context", 3)
+    return web.json_response(await _blocking(request.app[SOURCE].event, int(event_id), context))
+
+
+@guarded
+async def search(request: web.Request) -> web.Response:
+    """GET /api/timeline/search?q=TEXT: full-text hits, best first."""
+    query = request.query.get("q", "")[:500]
+    return web.json_response(await _blocking(request.app[SOURCE].search, query, _int(request, "limit", 50)))
+
+
+@guarded
+async def media(request: web.Request) -> web.Response:
+    """GET /api/timeline/media/{id}: the event's kept frame."""
+    event_id = request.match_info["id"]
+    if not event_id.isdigit():
+        raise InputError("an event id is a number")
+    found = await _blocking(request.app[SOURCE].media, int(event_id))
+    return web.Response(body=found.data, content_type=found.content_type,
+                        headers={"Cache-Control": "private, max-age=3600"})
+
+
+@guarded
+async def forget(request: web.Request) -> web.Response:
+    """POST /api/timeline/forget {since_ms, until_ms, confirm}: without confirm=true only counts."""
+    body = await _json_body(request)
+    since, until = body.get("since_ms"), body.get("until_ms")
+    if not isinstance(since, int) or not isinstance(until, int) or isinstance(since, bool):
+        raise InputError("since_ms and until_ms must be integers")
+    source = request.app[SOURCE]
+    if body.get("confirm") is not True:
+        return web.json_response({"would_forget": await _blocking(source.count, since, until)})
+    return web.json_response(await _blocking(source.forget, since, until))
+
+
+@guarded
+async def ask(request: web.Request) -> web.StreamResponse:
+    """POST /api/timeline/ask {question}: NDJSON stream of {"token"} lines, then {"answer", "citations"}."""
+    body = await _json_body(request)
+    question = body.get("question")
+    if not isinstance(question, str):
+        raise InputError("question must be a string")
+    reply = web.StreamResponse(headers={"Content-Type": "application/x-ndjson", "Cache-Control": "no-store"})
+    await reply.prepare(request)
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue()
+
+    def on_token(token: str) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, token)
+
+    job = loop.run_in_executor(None, request.app[SOURCE].ask, question, on_token)
+    while not job.done() or not queue.empty():
+        try:
+            token = await asyncio.wait_for(queue.get(), timeout=0.2)
+        except TimeoutError:
+            continue
+        await reply.write((json.dumps({"token": token}) + "\n").encode())
+    try:
+        result = job.result()
+        line = {"answer": result.get("text", ""), "citations": result.get("citations", [])}
+    except EgoError as ex:
+        line = {"error": str(ex)}
+    await reply.write((json.dumps(line) + "\n").encode())
+    await reply.write_eof()
+    return reply
+
+
+def add_routes(app: web.Application, source: TimelineSource, token: str | None) -> None:
+    """Mount the timeline page and its API on an app (the server's, or a browse-only one)."""
+    app[SOURCE] = source
+    app[TOKEN] = token or ""
+    app.router.add_get("/timeline", page)
+    app.router.add_get("/api/timeline/day", day)
+    app.router.add_get("/api/timeline/density", density)
+    app.router.add_get("/api/timeline/event/{id}", event)
+    app.router.add_get("/api/timeline/search", search)
+    app.router.add_get("/api/timeline/media/{id}", media)
+    app.router.add_post("/api/timeline/forget", forget)
+    app.router.add_post("/api/timeline/ask", ask)
+
+
+def browse_app(source: TimelineSource, token: str | None) -> web.Application:
+    """An app serving only the timeline (egocli timeline): no camera, no microphone, no sessions."""
+    app = web.Application(client_max_size=MAX_BODY)
+    add_routes(app, source, token)
+    app.router.add_get("/", _redirect)
+    app.router.add_static("/static", STATIC)
+    return app
+
+
+async def _redirect(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPFound("/timeline")
