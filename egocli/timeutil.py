@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -33,9 +34,17 @@ def to_ms(dt: datetime) -> int:
     return int(round(dt.timestamp() * 1000))
 
 
+_FIRST = datetime(1, 1, 2, tzinfo=timezone.utc)
+_LAST = datetime(9999, 12, 30, tzinfo=timezone.utc)
+
+
 def from_ms(ms: int) -> datetime:
-    """A timezone-aware UTC datetime from epoch milliseconds."""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    """A timezone-aware UTC datetime from epoch milliseconds (clamped to what datetime can show,
+    so one damaged row cannot break every listing)."""
+    try:
+        return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return _FIRST if ms < 0 else _LAST
 
 
 def local(ms: int) -> datetime:
@@ -66,8 +75,10 @@ def parse_clock(text: str) -> int:
         hours = int(parts[0]) if len(parts) == 3 else 0
     except ValueError as ex:
         raise ValueError(f"not a clock time: {text!r}") from ex
-    if secs < 0 or mins < 0 or hours < 0:
+    if not math.isfinite(secs) or secs < 0 or mins < 0 or hours < 0:
         raise ValueError(f"not a clock time: {text!r}")
+    if secs >= 60 or (len(parts) == 3 and mins >= 60):
+        raise ValueError(f"not a clock time: {text!r} (minutes and seconds go up to 59)")
     return int(round(((hours * 60 + mins) * 60 + secs) * 1000))
 
 
@@ -128,7 +139,10 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
         return now
     m = _AGO.match(low)
     if m and _UNIT_WORDS.get(m.group(2)):
-        return now - timedelta(milliseconds=float(m.group(1)) * UNITS_MS[_UNIT_WORDS[m.group(2)]])
+        try:
+            return now - timedelta(milliseconds=float(m.group(1)) * UNITS_MS[_UNIT_WORDS[m.group(2)]])
+        except (OverflowError, ValueError):
+            raise UsageError(f"{raw!r} is further back than a date can go") from None
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     words = low.split(maxsplit=1)
     day: datetime | None = None
