@@ -63,6 +63,8 @@ class ServeOptions:
     """Microphone level (dBFS) that counts as user speech while an answer plays."""
     utterance_queue: int = 8
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins besides the server's own that may open sessions (a glasses app's page)."""
 
 
 WARM_DELAY_S = 1.0

@@ -18,6 +18,7 @@ from aiohttp import web
 
 from egocli.config import Settings
 from egocli.errors import UsageError
+from egocli.stream import guard
 from egocli.stream.hub import LiveHub, ServeOptions
 from egocli.stream.protocol import MAX_OFFER_BYTES
 
@@ -48,13 +49,26 @@ def check_options(options: ServeOptions) -> None:
             raise UsageError(f"{path}: no such file")
     if options.max_sessions < 1 or options.fps <= 0:
         raise UsageError("--max-sessions must be at least 1 and --fps positive")
+    for origin in options.allow_origins:
+        try:
+            guard.normal_origin(origin)
+        except ValueError as ex:
+            raise UsageError(f"--allow-origin: {ex}") from None
+
+
+def _given_token(request: web.Request) -> str | None:
+    """The token a request carries (Authorization: Bearer preferred; ?token= still accepted), or None."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header.removeprefix("Bearer ").strip()
+    return request.query.get("token")
 
 
 def _authorised(request: web.Request) -> bool:
     token = request.app[HUB].options.token
     if not token:
         return True
-    given = request.query.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    given = _given_token(request) or ""
     return hmac.compare_digest(given.encode(), token.encode())
 
 
@@ -78,7 +92,7 @@ async def offer(request: web.Request) -> web.Response:
         return _fail(413, "too_large", f"offer larger than {MAX_OFFER_BYTES} bytes")
     try:
         body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _fail(400, "bad_json", "the body must be JSON {sdp, type}")
     if not isinstance(body, dict) or body.get("type") != "offer" or not isinstance(body.get("sdp"), str):
         return _fail(400, "bad_offer", "expected {\"sdp\": \"...\", \"type\": \"offer\"}")
@@ -107,7 +121,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
 
     hub = request.app[HUB]
     if not _authorised(request):
-        return _fail(401, "unauthorised", "missing or wrong token")
+        if _given_token(request) is not None:
+            return _fail(401, "unauthorised", "missing or wrong token")
+        return await handle_ws(request, hub, hello_token=hub.options.token)  # a browser sends it in hello
     return await handle_ws(request, hub)
 
 
@@ -148,6 +164,9 @@ def build_app(hub: LiveHub) -> web.Application:
     app.router.add_get("/api/events", recent)
     app.router.add_static("/static", STATIC)
     app.on_shutdown.append(hub.shutdown)
+    opt = hub.options
+    guard.install(app, guard.policy_for(opt.host, opt.allow_origins, opt.max_sessions),
+                  lambda remote: sum(1 for s in list(hub.sessions.values()) if s.peer == remote))
     return app
 
 
