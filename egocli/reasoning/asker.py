@@ -147,10 +147,17 @@ def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
     return out
 
 
+MAX_QUESTION_CHARS = 2000
+"""Longest question (with its choices' room, it must leave the context window space for the log)."""
+
+
 def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) -> Context:
     """Scope, retrieval, storyline and summaries for a question (no model call)."""
     if not req.question.strip():
         raise UsageError("empty question")
+    if len(req.question) > MAX_QUESTION_CHARS:
+        raise UsageError(f"the question is {len(req.question)} characters long; at most {MAX_QUESTION_CHARS} "
+                         "fit the model's context beside the log")
     if req.choices and len(req.choices) > 5:
         raise UsageError("at most 5 choices (A-E)")
     if store.count() == 0:
