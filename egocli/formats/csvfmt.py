@@ -38,7 +38,7 @@ def read(text: str, path: Path) -> list[Cue]:
     try:
         return _rows(reader, path)
     except csv.Error as ex:
-        raise InputError(f"{path}:{reader.line_num}: not a readable CSV row: {ex}") from None
+        raise InputError(f"{path}:{reader.line_num + 1}: not a readable CSV row: {ex}") from None
 
 
 def _rows(reader: csv.DictReader, path: Path) -> list[Cue]:

@@ -101,8 +101,14 @@ def test_undecodable_input_is_stored_or_refused_clearly(run, db):
     res = run("log", "add", os.fsdecode(b"note \xff\xfe end"))
     assert res.returncode == 0, res.stderr
     res = run("log", "add", "-", input=b'{"start": 1, "content": "caf\xe9"}\n')
-    assert res.returncode != 0 and re.match(r"Error: <stdin>:1: .*UTF-8", res.stderr), res.stderr
-    assert [r[0][:5] for r in _query(db, "SELECT content FROM events")] == ["note "]
+    stored = [r[0] for r in _query(db, "SELECT content FROM events ORDER BY id")]
+    assert stored[0].startswith("note ") and stored[0].endswith(" end")
+    if res.returncode == 0:  # a C locale reads stdin with surrogateescape: stored with a replacement
+        assert stored[1:] == ["caf?"], stored
+    else:
+        assert re.match(r"Error: <stdin>:1: .*UTF-8", res.stderr) and stored[1:] == [], res.stderr
+    res = run("log", "search", os.fsdecode(b"caf\xe9"))
+    assert res.returncode == 0 and "unexpected" not in res.stderr, res.stderr
 
 
 def test_two_parallel_imports_of_one_file_store_and_embed_it_once(run, db, tmp_path):
