@@ -28,13 +28,20 @@ def egocli_script() -> str:
     return found
 
 
+def fake_env(home: Path) -> dict[str, str]:
+    """The environment of a CLI process: EGOCLI_HOME=home and fake models everywhere."""
+    out = dict(os.environ)
+    out.update({f"EGOCLI_{role}": "fake" for role in FAKES})
+    out["EGOCLI_HOME"] = str(home)
+    out.pop("EGOCLI_KEY", None)
+    out.pop("EGOCLI_DB", None)
+    return out
+
+
 @pytest.fixture
 def env(isolated_home: Path) -> dict[str, str]:
     """The environment of a CLI process: this test's EGOCLI_HOME and fake models everywhere."""
-    out = dict(os.environ)
-    out.update({f"EGOCLI_{role}": "fake" for role in FAKES})
-    out.pop("EGOCLI_KEY", None)
-    return out
+    return fake_env(isolated_home)
 
 
 class Cli:
@@ -69,7 +76,7 @@ class Served:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         deadline = time.monotonic() + 90
-        while not (m := re.search(r"http://127\.0\.0\.1:(\d+)/", self.stderr)):
+        while not (m := re.search(r"http://[^/\s]+:(\d+)/", self.stderr)):
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"serve did not start: {self.stderr}")
             time.sleep(0.05)
@@ -116,3 +123,13 @@ def serve(db: Path, env: dict[str, str]) -> Iterator[type]:
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the tests that need no settings of their own: two slots, one extra origin."""
+    folder = tmp_path_factory.mktemp("served")
+    started = Served(folder / "log.db", fake_env(folder / "home"), "--max-sessions", "2",
+                     "--allow-origin", "https://glasses.example")
+    yield started
+    started.stop()

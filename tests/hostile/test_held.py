@@ -67,8 +67,8 @@ def test_fts_and_sql_looking_searches_are_harmless(run, db):
     assert _check(db) == 1
 
 
-def test_traversal_and_oversized_requests_are_refused(serve):
-    server = serve()
+def test_traversal_and_oversized_requests_are_refused(shared_server):
+    server = shared_server
 
     async def go() -> list[int]:
         out = []

@@ -37,8 +37,8 @@ async def _http(method: str, url: str, **kw: Any) -> tuple[int, dict[str, str], 
         return resp.status, dict(resp.headers), await resp.read()
 
 
-def test_other_origins_and_rebound_hosts_are_refused_and_the_own_page_is_not(serve):
-    server = serve("--allow-origin", "https://glasses.example")
+def test_other_origins_and_rebound_hosts_are_refused_and_the_own_page_is_not(shared_server):
+    server = shared_server
     port = server.url.rsplit(":", 1)[1]
 
     async def go() -> dict[str, Any]:
@@ -63,8 +63,8 @@ def test_other_origins_and_rebound_hosts_are_refused_and_the_own_page_is_not(ser
                    "text_plain": 415, "cross_post": 403}
 
 
-def test_every_response_carries_the_security_headers_and_no_versions(serve):
-    server = serve()
+def test_every_response_carries_the_security_headers_and_no_versions(shared_server):
+    server = shared_server
 
     async def go() -> list[dict[str, str]]:
         paths = ["/", "/static/app.js", "/api/health", "/nope"]
@@ -78,8 +78,8 @@ def test_every_response_carries_the_security_headers_and_no_versions(serve):
         assert headers["Server"] == "egocli"
 
 
-def test_deeply_nested_offer_json_is_a_clear_400(serve):
-    server = serve()
+def test_deeply_nested_offer_json_is_a_clear_400(shared_server):
+    server = shared_server
     body = b"[" * 30_000 + b"]" * 30_000  # on main: RecursionError, a 500
     status, _, raw = asyncio.run(_http("POST", server.url + "/offer", data=body,
                                        headers={"Content-Type": "application/json"}))
@@ -105,8 +105,8 @@ def test_the_token_may_come_in_a_header_or_the_hello_and_nowhere_else_wins(serve
                                  "no_token": "unauthorised", "wrong_header": 401, "api": 401, "api_header": 200}
 
 
-def test_idle_sockets_lose_their_slots_at_the_hello_deadline_despite_heartbeats(serve):
-    server = serve("--max-sessions", "2")
+def test_idle_sockets_lose_their_slots_at_the_hello_deadline_despite_heartbeats(shared_server):
+    server = shared_server
 
     async def go() -> tuple[Any, Any]:
         async with aiohttp.ClientSession() as http:
