@@ -25,6 +25,8 @@ async def _one_session(url: str, n: int) -> int:
         await ws.send_str(json.dumps({"type": "hello", "audio": {"rate": 16000, "channels": 1}}))
         source_id = None
         async for msg in ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                continue  # the spoken answer's audio
             data = json.loads(msg.data)
             if data["type"] == "welcome":
                 source_id = data["source_id"]
