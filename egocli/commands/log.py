@@ -23,7 +23,7 @@ def list_(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality: 
     """List events in time order."""
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    rows = [event_row(ev) for ev in open_store(ctx).events(flt)]
+    rows = [event_row(ev) for ev in open_store(ctx, create=False).events(flt)]
     ui.emit_rows(rows, COLUMNS, fmt, title="events")
 
 
@@ -35,7 +35,7 @@ def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to f
     """Full-text search, best match first, matches in [brackets]."""
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    hits = open_store(ctx).search(query, flt)
+    hits = open_store(ctx, create=False).search(query, flt)
     rows = [{**event_row(ev), "score": round(-score, 4), "match": snip} for ev, score, snip in hits]
     ui.emit_rows(rows, ("id", "time", "modality", "source", "match"), fmt, title=f"search: {query}")
 
@@ -48,7 +48,7 @@ def show(ctx: typer.Context, event_id: int = typer.Argument(..., help="Event id.
     fmt = output_format(json_, jsonl)
     if context < 0:
         raise UsageError("--context must be 0 or more")
-    events = open_store(ctx).neighbours(event_id, context)
+    events = open_store(ctx, create=False).neighbours(event_id, context)
     rows = [{**event_row(ev), "this": "*" if ev.id == event_id else ""} for ev in events]
     doc = rows[0] if fmt == "json" and context == 0 else None
     ui.emit_rows(rows, ("this", *COLUMNS), fmt, document=doc)
@@ -83,7 +83,7 @@ def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f
     if fmt not in export.FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(export.FORMATS)})")
     flt = event_filter(since, until, modality, source, limit)
-    for chunk in export.write(open_store(ctx).events(flt), fmt):
+    for chunk in export.write(open_store(ctx, create=False).events(flt), fmt):
         sys.stdout.write(chunk)
 
 
@@ -97,7 +97,7 @@ def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality:
     flt = event_filter(since, until, modality, source)
     if flt == type(flt)() and not all_:
         raise UsageError("no filter given: add --since/--until/--modality/--source, or --all")
-    store = open_store(ctx)
+    store = open_store(ctx, create=False)
     n = store.count(flt)
     if n == 0:
         ui.status("nothing matches: no events forgotten")

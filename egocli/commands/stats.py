@@ -11,7 +11,7 @@ from egocli.timeutil import format_local
 
 def stats(ctx: typer.Context, json_: bool = JSON) -> None:
     """Events per modality and per day, sources, DB size and schema version."""
-    data = open_store(ctx).stats()
+    data = open_store(ctx, create=False).stats()
     if json_:
         ui.emit_json(data)
         return

@@ -38,7 +38,7 @@ def record(store: Store, at_ms: int, tool: str, args: Any, status: str, *, conte
     outcome = summary if status == "ok" else f"{status}: {error or summary}"
     content = f"{_short(tool, 80)}({_short(args)}) -> {_short(outcome, 240)}"
     meta = {"tool": _short(tool, 80), "args": _capped(args), "status": status,
-            "context": context, "confirmed": confirmed, "error": error, "summary": summary,
+            "context": context, "confirmed": confirmed, "error": _capped(error), "summary": _capped(summary),
             "result": result, "request": request}
     meta = json.loads(json.dumps(meta, ensure_ascii=False, default=str))
     with store.transaction():
