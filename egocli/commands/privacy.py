@@ -20,7 +20,7 @@ def report(ctx: typer.Context, json_: bool = JSON) -> None:
     """What is stored and how old, redaction, retention, encryption, network addresses."""
     from egocli.privacy import report as rep
 
-    doc = rep.build(open_store(ctx, create=False), settings(ctx))
+    doc = rep.build(open_store(ctx), settings(ctx))
     if json_:
         ui.emit_json(doc)
     else:
@@ -46,7 +46,7 @@ def retention_show(ctx: typer.Context, json_: bool = JSON) -> None:
     """The retention rules in force."""
     from egocli.privacy import retention
 
-    store = open_store(ctx, create=False)
+    store = open_store(ctx)
     rows = [{"modality": r.modality, "max_age": retention.format_age(r.max_age_ms)} for r in retention.rules(store)]
     if json_:
         ui.emit_json(rows)

@@ -20,7 +20,7 @@ def list_(ctx: typer.Context,
     """List open reminders, soonest first."""
     from egocli.tools import reminders
 
-    items = [r.to_json() for r in reminders.reminders(open_store(ctx, create=False), include_done=all_)]
+    items = [r.to_json() for r in reminders.reminders(open_store(ctx), include_done=all_)]
     if not items and not json_:
         ui.status("no reminders")
         return
@@ -38,7 +38,7 @@ def export(ctx: typer.Context,
 
     if not ics:
         raise UsageError("choose a format: --ics")
-    items = reminders.reminders(open_store(ctx, create=False), include_done=all_)
+    items = reminders.reminders(open_store(ctx), include_done=all_)
     text = reminders.to_ics(items, now_ms())
     if output is None:
         typer.echo(text, nl=False)

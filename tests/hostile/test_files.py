@@ -122,3 +122,15 @@ def test_two_parallel_imports_of_one_file_store_and_embed_it_once(run, db, tmp_p
     assert statuses == ["imported", "skipped"]
     assert _query(db, "SELECT count(*) FROM events WHERE content LIKE 'same%'") == [(2,)]
     assert _query(db, "SELECT count(*), count(DISTINCT event_id) FROM event_vectors") == [(3, 3)]
+
+
+def test_reading_a_missing_log_creates_nothing_and_odd_paths_are_clear(run, tmp_path):
+    missing = tmp_path / "nowhere" / "log.db"
+    for args in (["stats"], ["log", "search", "x"]):
+        res = run(*args, db=missing)
+        assert res.returncode == 1 and "no such log" in res.stderr, res.stderr
+    assert not (tmp_path / "nowhere").exists()
+    for bad in (tmp_path, ""):
+        res = run("log", "add", "x", db=bad)
+        assert res.returncode == 2 and res.stderr.startswith("Error: "), res.stderr
+        assert "unexpected" not in res.stderr
