@@ -155,3 +155,27 @@ def test_one_remote_address_holds_at_most_half_the_sessions(serve):
             return [t for _, t in held] + [third, local]
 
     assert asyncio.run(go()) == ["welcome", "welcome", 429, "welcome"]
+
+
+def test_a_lone_surrogate_in_a_websocket_question_is_answered_and_the_session_lives(shared_server):
+    server = shared_server
+
+    async def go() -> list[str]:
+        seen = []
+        async with aiohttp.ClientSession() as http, http.ws_connect(server.url.replace("http", "ws") + "/ws") as ws:
+            await ws.send_str(HELLO)
+            await ws.send_str('{"type": "ask", "id": "q", "text": "where are my keys \\ud800?"}')
+            await ws.send_str('{"type": "ping", "t": 1}')
+            async for msg in ws:
+                if msg.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                seen.append(data["type"] if data.get("id") != "q" else f"q:{data['type']}")
+                if "q:answer" in seen and "pong" in seen or "q:error" in seen:
+                    await ws.send_str('{"type": "bye"}')
+                if data["type"] == "bye":
+                    break
+        return seen
+
+    seen = asyncio.run(go())
+    assert "q:answer" in seen and "pong" in seen, seen
