@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from sqlite_utils import Database
 
 from egocli.errors import InputError, NotFound, StoreError
 from egocli.store import files
+from egocli.store.connect import connect, db_errors, refuse_newer, refuse_pending
 from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, check_event, clean_text
 from egocli.store.schema import known_names, migrations
 from egocli.timeutil import now_ms
@@ -70,35 +69,6 @@ class EventFilter:
         return " AND ".join(clauses), params
 
 
-def db_errors() -> tuple[type[Exception], ...]:
-    """Database error classes of the stdlib sqlite3 and, once loaded, SQLCipher's."""
-    cipher = sys.modules.get("sqlcipher3.dbapi2")
-    return (sqlite3.DatabaseError, cipher.DatabaseError) if cipher else (sqlite3.DatabaseError,)
-
-
-def _connect(path: Path, key: str | None, encrypted: bool, readonly: str = "") -> Any:
-    """A connection: stdlib sqlite3 for plain logs, SQLCipher when a key is given or needed;
-    readonly: '' (read-write), or the URI parameters of a read-only open."""
-    if encrypted and key is None:
-        raise StoreError(f"{path}: the event log is encrypted: set EGOCLI_KEY (or not an egocli database)")
-    target, uri = (f"file:{quote(str(path.resolve()))}?{readonly}", True) if readonly else (str(path), False)
-    if key is None or (path.exists() and not encrypted):
-        return sqlite3.connect(target, timeout=30, isolation_level=None, uri=uri)
-    try:
-        from sqlcipher3 import dbapi2 as sqlcipher
-    except ImportError as ex:
-        raise StoreError("encryption needs the sqlcipher3-binary package (pip install sqlcipher3-binary)") from ex
-    conn = sqlcipher.connect(target, timeout=30, isolation_level=None, uri=uri)
-    conn.execute("PRAGMA cipher_log_level = NONE")
-    conn.execute("PRAGMA key = '" + key.replace("'", "''") + "'")
-    try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlcipher.DatabaseError:
-        conn.close()
-        raise StoreError(f"{path}: wrong key for the encrypted event log (or not an egocli database)") from None
-    return conn
-
-
 class Store:
     """The event log. Open with Store.open(path); every write is one transaction."""
 
@@ -138,7 +108,7 @@ class Store:
         modes = [""] if files.writable(path) else ["mode=ro", "immutable=1"]
         for mode in modes:
             try:
-                conn = _connect(path, key, encrypted, mode)
+                conn = connect(path, key, encrypted, mode)
                 store = cls._init(Database(conn), path, bool(mode))
                 break
             except (StoreError, *db_errors()) as ex:
@@ -164,9 +134,9 @@ class Store:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
             db.execute("PRAGMA cache_size = -65536")
-            _refuse_newer(db, path)
+            refuse_newer(db, path)
             if readonly:
-                _refuse_pending(db, path)
+                refuse_pending(db, path)
             else:
                 migrations.apply(db)
                 db.execute(f"PRAGMA user_version = {len(known_names())}")
@@ -427,25 +397,3 @@ def _row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:
                          f"(limit {MAX_CONTENT_CHARS})")
     return (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
             ev.media_path, ev.media_offset_ms, meta)
-
-
-def _refuse_pending(db: Database, path: Path | None) -> None:
-    """A read-only log must already have every migration: nothing can be applied to it."""
-    pending = migrations.pending(db)
-    if pending:
-        raise StoreError(f"{path}: read-only, and {len(pending)} schema migration(s) are pending; "
-                         "open it once with write access to upgrade it")
-
-
-def _refuse_newer(db: Database, path: Path | None) -> None:
-    if "_sqlite_migrations" not in db.table_names():
-        if db.table_names() and "events" not in db.table_names():
-            raise StoreError(f"{path}: an SQLite file, but not an egocli event log")
-        return
-    applied = {r["name"] for r in db.query(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'egocli'")}
-    unknown = applied - set(known_names())
-    if unknown:
-        raise StoreError(
-            f"{path}: written by a newer egocli (schema {len(applied)}, this one knows "
-            f"{len(known_names())}); upgrade egocli")
