@@ -74,6 +74,8 @@ def test_times_outside_1970_to_2200_are_refused_on_the_way_in(run, db):
         res = run("log", "add", "-", input=line + "\n")
         assert res.returncode != 0 and res.stderr.startswith("Error: <stdin>:1:"), res.stderr
         assert "unexpected" not in res.stderr
+    res = run("log", "add", "-", input='{"start": 1, "content": "' + "w" * 1_500_000 + '"}\n')
+    assert res.returncode == 1 and "limit 1000000" in res.stderr, res.stderr[:300]
     res = run("log", "add", "x", "--modality", "None at all")
     assert res.returncode != 0 and "modality" in res.stderr and "unexpected" not in res.stderr
     assert _query(db, "SELECT content FROM events") == [("kept",)]
