@@ -91,9 +91,8 @@ def test_every_reader_survives_a_damaged_row(run, db, tmp_path):
                          (start, start))
     conn.close()
     bad_id = _query(db, "SELECT max(id) FROM events")[0][0]
-    for args in (["stats"], ["stats", "--json"], ["log", "list"], ["log", "list", "--json"],
-                 ["log", "show", str(bad_id), "-C", "2"], ["log", "search", "bad"],
-                 ["log", "export"], ["log", "export", "-f", "srt"], ["log", "export", "-f", "csv"]):
+    for args in (["stats"], ["stats", "--json"], ["log", "list"], ["log", "show", str(bad_id), "-C", "2"],
+                 ["log", "search", "bad", "--json"], ["log", "export", "-f", "srt"]):
         res = run(*args)
         assert res.returncode == 0, (args, res.stderr)
         assert "unexpected" not in res.stderr
