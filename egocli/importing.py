@@ -10,6 +10,7 @@ from pathlib import Path
 from egocli.errors import EgoError, InputError, NotFound
 from egocli.formats import DIR_FORMATS, ImportedSource, dir_importer, read_cues
 from egocli.store import NewEvent, Source, Store
+from egocli.store.db import db_errors
 from egocli.timeutil import format_local, now_ms
 
 
@@ -108,6 +109,10 @@ def import_file(store: Store, path: Path, fmt: str | None = None, start_ms: int 
     last = max(e.end_ms for e in events)
     stale = [s for s in earlier if replace or s.status != "done"]
     with store.transaction():
+        again = store.find_source(kind="import", sha256=digest)  # another process may have won the race
+        if again is not None and again.status == "done" and all(s.id != again.id for s in earlier):
+            return ImportResult(str(path), "skipped", 0, again.id, again.name,
+                                note=f"already imported as source #{again.id} ({again.name}) by another process")
         for src in stale:
             store.forget_source(src.id)
         src = store.add_source("import", source_name or path.name, path=str(path.resolve()),
@@ -154,3 +159,6 @@ def import_paths(store: Store, paths: list[Path], fmt: str | None = None, start_
                 yield import_file(store, path, fmt, start_ms, source_name, replace)
         except EgoError as ex:
             yield ImportResult(str(path), "failed", error=str(ex))
+        except (ValueError, ArithmeticError, RecursionError, MemoryError, OSError, *db_errors()) as ex:
+            # a reader's unforeseen failure ends this file only; the message names it
+            yield ImportResult(str(path), "failed", error=f"{path}: {type(ex).__name__}: {ex}"[:500])

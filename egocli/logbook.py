@@ -33,7 +33,15 @@ def add_jsonl(store: Store, lines: Iterable[str], where: str = "<stdin>",
     """Add JSONL events (all or nothing); relative 'start' seconds count from anchor (default now)."""
     anchor = anchor_ms if anchor_ms is not None else now_ms()
     events: list[NewEvent] = []
-    for lineno, line in enumerate(lines, start=1):
+    numbered = enumerate(lines, start=1)
+    lineno = 0
+    while True:
+        try:
+            lineno, line = next(numbered)
+        except StopIteration:
+            break
+        except UnicodeDecodeError:
+            raise InputError(f"{where}:{lineno + 1}: not UTF-8 text") from None
         cue = parse_line(line, f"{where}:{lineno}")
         if cue is not None:
             events.append(cue.to_event(anchor))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 from egocli.errors import UsageError
 
@@ -31,9 +32,17 @@ def to_ms(dt: datetime) -> int:
     return int(round(dt.timestamp() * 1000))
 
 
+_FIRST = datetime(1, 1, 2, tzinfo=timezone.utc)
+_LAST = datetime(9999, 12, 30, tzinfo=timezone.utc)
+
+
 def from_ms(ms: int) -> datetime:
-    """A timezone-aware UTC datetime from epoch milliseconds."""
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    """A timezone-aware UTC datetime from epoch milliseconds (clamped to what datetime can show,
+    so one damaged row cannot break every listing)."""
+    try:
+        return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return _FIRST if ms < 0 else _LAST
 
 
 def local(ms: int) -> datetime:
@@ -64,8 +73,10 @@ def parse_clock(text: str) -> int:
         hours = int(parts[0]) if len(parts) == 3 else 0
     except ValueError as ex:
         raise ValueError(f"not a clock time: {text!r}") from ex
-    if secs < 0 or mins < 0 or hours < 0:
+    if not math.isfinite(secs) or secs < 0 or mins < 0 or hours < 0:
         raise ValueError(f"not a clock time: {text!r}")
+    if secs >= 60 or (len(parts) == 3 and mins >= 60):
+        raise ValueError(f"not a clock time: {text!r} (minutes and seconds go up to 59)")
     return int(round(((hours * 60 + mins) * 60 + secs) * 1000))
 
 
@@ -116,7 +127,10 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
         except ValueError:
             raise UsageError(f"cannot read the time {text!r} (ISO 8601 is YYYY-MM-DDTHH:MM)") from None
         return dt if dt.tzinfo else dt.astimezone()
-    found = parse_phrase(raw, now)
+    try:
+        found = parse_phrase(raw, now)
+    except (OverflowError, ValueError):  # '9999999999999 days ago' and the like
+        raise UsageError(f"{raw!r} is further back than a date can go") from None
     if found is None:
         raise UsageError(f"cannot read the time {text!r} (try 2026-11-30T14:05, 14:05, '2h ago', "
                          "'this morning', 'yesterday 15:00', 'tuesday at 3')")

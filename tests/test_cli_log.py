@@ -108,6 +108,7 @@ def test_bad_db_file_is_untouched(cli, tmp_path):
 
 
 def test_show_missing_event(cli):
+    cli("log", "add", "one note")  # a log without that event (a missing log is "no such log")
     res = cli("log", "show", "4242")
     assert res.exit_code == 1 and res.stderr.strip() == "Error: no event with id 4242"
 

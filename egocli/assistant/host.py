@@ -30,6 +30,10 @@ class LiveHost:
         """Sessions now open."""
         return len(self.sessions)
 
+    def sessions_from(self, peer: str) -> int:
+        """Sessions now open from this remote address (the guard caps them per address)."""
+        return sum(1 for s in list(self.sessions.values()) if s.peer == peer)
+
     async def recent(self, limit: int) -> list[dict[str, Any]]:
         """The newest events in the log, for GET /api/events."""
         services = self.crew.services

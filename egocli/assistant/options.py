@@ -47,11 +47,15 @@ class ServeOptions:
     """Microphone level (dBFS) that counts as user speech while an answer plays."""
     utterance_queue: int = 8
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins besides the server's own that may open sessions (a glasses app's page)."""
 
     def server(self) -> ServerOptions:
         """The transport's part."""
-        return ServerOptions(self.host, self.port, self.token, self.cert, self.key, self.ice_servers,
-                             self.ice_loopback, self.max_sessions, self.heartbeat_s)
+        return ServerOptions(host=self.host, port=self.port, token=self.token, cert=self.cert, key=self.key,
+                             ice_servers=self.ice_servers, ice_loopback=self.ice_loopback,
+                             max_sessions=self.max_sessions, heartbeat_s=self.heartbeat_s,
+                             allow_origins=self.allow_origins)
 
     def check(self) -> None:
         """Refuse unsafe or inconsistent settings before anything binds or loads (UsageError)."""

@@ -30,7 +30,7 @@ def list_(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality: 
     """
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    store = open_store(ctx)
+    store = open_store(ctx, create=False)
     check_filter(store, flt)
     rows = [event_row(ev) for ev in store.events(flt, newest_first=not oldest)]
     ui.emit_rows(rows, COLUMNS, fmt, title="events")
@@ -58,7 +58,7 @@ def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to f
     """
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
-    store = open_store(ctx)
+    store = open_store(ctx, create=False)
     check_filter(store, flt)
     hits = store.search(query, flt)
     rows = [{**event_row(ev), "score": round(-score, 4), "match": snip} for ev, score, snip in hits]
@@ -81,7 +81,7 @@ def show(ctx: typer.Context, event_id: int = typer.Argument(..., help="Event id.
     fmt = output_format(json_, jsonl)
     if context < 0:
         raise UsageError("--context must be 0 or more")
-    events = open_store(ctx).neighbours(event_id, context)
+    events = open_store(ctx, create=False).neighbours(event_id, context)
     if fmt != "text":
         rows = [event_row(ev) for ev in events]
         ui.emit_rows(rows, COLUMNS, fmt, document=rows[0] if fmt == "json" and context == 0 else None)
@@ -132,7 +132,7 @@ def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f
     if fmt not in export.FORMATS:
         raise UsageError(f"unknown export format {fmt!r} (one of {', '.join(export.FORMATS)})")
     flt = event_filter(since, until, modality, source, limit)
-    store = open_store(ctx)
+    store = open_store(ctx, create=False)
     check_filter(store, flt)
     for chunk in export.write(store.events(flt), fmt):
         sys.stdout.write(chunk)
@@ -155,7 +155,7 @@ def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality:
     flt = event_filter(since, until, modality, source)
     if flt == type(flt)() and not all_:
         raise UsageError("no filter given: add --since/--until/--modality/--source, or --all")
-    store = open_store(ctx)
+    store = open_store(ctx, create=False)
     check_filter(store, flt)
     n = store.count(flt)
     if n == 0:

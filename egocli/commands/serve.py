@@ -28,6 +28,8 @@ def serve(ctx: typer.Context,
           fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
           llm: str = LLM,
+          allow_origin: list[str] = typer.Option(None, "--allow-origin", metavar="ORIGIN",
+                                                 help="Another web origin that may open sessions (repeatable)."),
           live_budget: int = typer.Option(700, "--live-budget",
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
@@ -52,7 +54,8 @@ def serve(ctx: typer.Context,
         ui.status(f"certificate {cert} (SHA-256 {tls.fingerprint(cert.read_bytes())})")
     options = ServeOptions(host=host, port=port, token=token, cert=cert, key=key,
                            ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
-                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget)
+                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
+                           allow_origins=tuple(allow_origin or ()))
     run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()
 

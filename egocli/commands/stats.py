@@ -17,7 +17,7 @@ def stats(ctx: typer.Context, json_: bool = JSON) -> None:
       egocli stats
       egocli stats --json | jq .per_modality
     """
-    data = open_store(ctx).stats()
+    data = open_store(ctx, create=False).stats()
     if json_:
         ui.emit_json(data)
         return

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from egocli.errors import InputError, UsageError
-from egocli.store.records import NewEvent
+from egocli.store.records import NewEvent, check_event
 
 
 @dataclass(frozen=True)
@@ -26,12 +26,19 @@ class Cue:
     """True when the times are already UTC epoch milliseconds."""
     meta: dict = field(default_factory=dict)
     """Extra metadata carried to the event."""
+    where: str = ""
+    """FILE:LINE it was read from, named by errors."""
 
     def to_event(self, anchor_ms: int) -> NewEvent:
-        """The stored event, anchoring relative times at anchor_ms."""
+        """The stored event, anchoring relative times at anchor_ms; InputError (naming where) when
+        its time falls outside 1970-2200, its modality is not a name or its text is too long."""
         base = 0 if self.absolute else anchor_ms
-        return NewEvent(start_ms=base + self.start_ms, end_ms=base + self.end_ms,
-                        modality=self.modality, content=self.text, meta=self.meta)
+        event = NewEvent(start_ms=base + self.start_ms, end_ms=base + self.end_ms,
+                         modality=self.modality, content=self.text, meta=self.meta)
+        try:
+            return check_event(event)
+        except InputError as ex:
+            raise InputError(f"{self.where}: {ex}" if self.where else str(ex)) from None
 
 
 @dataclass(frozen=True)
@@ -95,5 +102,8 @@ def read_cues(path: Path, fmt: str | None) -> list[Cue]:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as ex:
-        raise InputError(f"{path}: not UTF-8 text") from ex
+        line = path.read_bytes()[:ex.start].count(b"\n") + 1
+        raise InputError(f"{path}:{line}: not UTF-8 text") from None
+    except OSError as ex:
+        raise InputError(f"{path}: cannot read: {ex.strerror or ex}") from None
     return readers[fmt](text, path)

@@ -1,4 +1,4 @@
-"""Deterministic fakes for every model Protocol, for unit tests and `--model fake` demos."""
+"""Deterministic fakes for every model Protocol, for unit tests and `--llm fake` demos."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from egocli.errors import ModelError
 from egocli.models.base import Message, PrefixCachedModel
+from egocli.models.quiet import load_quietly
 
 if TYPE_CHECKING:
     from egocli.config import Settings
@@ -40,8 +41,8 @@ class LlamaCppModel(PrefixCachedModel):
         if not path.is_file():
             raise ModelError(f"{role}: model file not found: {path}")
         try:
-            self._llm = Llama(model_path=str(path), n_ctx=context_size, n_threads=n_threads,
-                              n_threads_batch=n_threads, seed=seed, verbose=False)
+            self._llm = load_quietly(Llama, model_path=str(path), n_ctx=context_size, n_threads=n_threads,
+                                     n_threads_batch=n_threads, seed=seed)  # never redirects fds 1 and 2
         except (ValueError, RuntimeError, OSError) as ex:
             raise ModelError(f"{role}: cannot load model {path}: corrupt or not a GGUF file") from ex
         self.context_size = int(self._llm.n_ctx())

@@ -70,11 +70,17 @@ def read_media(path: Path, key: bytes | None) -> bytes:
 
 
 def looks_encrypted(path: Path) -> bool:
-    """True when path holds whole pages of data without the plain SQLite header (an SQLCipher log)."""
-    if not path.is_file() or path.stat().st_size == 0 or path.stat().st_size % 1024:
+    """True when path holds whole pages of data without the plain SQLite header (an SQLCipher log).
+
+    Read through the store's file guard: a plain open/close here would drop this process's locks."""
+    from egocli.store.files import is_encrypted
+
+    if not path.is_file():
         return False
-    with path.open("rb") as fh:
-        return fh.read(16) != b"SQLite format 3\x00"
+    try:
+        return is_encrypted(path)
+    except StoreError:
+        return False
 
 
 def key_for(path: Path, interactive: bool | None = None) -> str | None:

@@ -131,10 +131,17 @@ class Answer:
     """Seconds from question to answer."""
 
 
+MAX_QUESTION_CHARS = 2000
+"""Longest question (with its choices' room, it must leave the context window space for the log)."""
+
+
 def scope_of(store: Store, req: AskRequest) -> Scope:
     """Check a question and find where in the log it looks (no model needed): the first step of an answer."""
     if not req.question.strip():
         raise UsageError("empty question")
+    if len(req.question) > MAX_QUESTION_CHARS:
+        raise UsageError(f"the question is {len(req.question)} characters long; at most {MAX_QUESTION_CHARS} "
+                         "fit the model's context beside the log")
     if req.choices and len(req.choices) > 5:
         raise UsageError("at most 5 choices (A-E)")
     if store.count() == 0:

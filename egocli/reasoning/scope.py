@@ -127,10 +127,17 @@ def _span(day: datetime, part: str | None) -> tuple[int, int]:
     return to_ms(start), to_ms(start + timedelta(hours=hi - lo))
 
 
-def _count(word: str | None) -> float:
+_FURTHEST_MS = 250 * 365 * 86_400_000
+"""'N units ago' further back than this names no time the log can hold (it starts in 1970)."""
+
+
+def _count(word: str | None, unit_ms: int = 0, phrase: str = "") -> float:
     if word is None:
         return 1
-    return float(word) if word.isdigit() else _NUMBERS[word]
+    n = float(word) if word.isdigit() else _NUMBERS[word]
+    if n * unit_ms > _FURTHEST_MS:
+        raise UsageError(f"'{phrase or word}' reaches further back than the log can go (it starts in 1970)")
+    return n
 
 
 def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], str]]:
@@ -140,7 +147,7 @@ def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], s
     found: list[tuple[tuple[int, int], str]] = []
     for m in _AGO.finditer(text):
         unit = _UNIT_MS[m.group(2)]
-        n = _count(m.group(1))
+        n = _count(m.group(1), unit, m.group(0))
         if m.group(2) in ("day", "week"):
             start = _day(at, int(n * unit // 86_400_000))
             found.append(((to_ms(start), to_ms(start + timedelta(milliseconds=unit))), m.group(0)))
@@ -148,7 +155,8 @@ def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], s
             point, pad = at_ms - int(n * unit), max(int(n * unit * 0.5), 15 * 60_000)
             found.append(((point - pad, point + pad), m.group(0)))
     for m in _PAST.finditer(text):
-        found.append(((at_ms - int(_count(m.group(1)) * _UNIT_MS[m.group(2)]), at_ms + 1), m.group(0)))
+        span = int(_count(m.group(1), _UNIT_MS[m.group(2)], m.group(0)) * _UNIT_MS[m.group(2)])
+        found.append(((at_ms - span, at_ms + 1), m.group(0)))
     for m in _WEEKDAY.finditer(text):
         back = (at.weekday() - WEEKDAYS.index(m.group(2))) % 7
         if back == 0 and (m.group(1) or "").strip() in ("last", "this past"):

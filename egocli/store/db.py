@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -13,8 +13,10 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from egocli.errors import NotFound, StoreError
-from egocli.store.records import Event, NewEvent, Source
+from egocli.errors import InputError, NotFound, StoreError
+from egocli.store import files
+from egocli.store.connect import connect, db_errors, refuse_newer, refuse_pending
+from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, check_event, clean_text
 from egocli.store.schema import known_names, migrations
 from egocli.store.cleanup import drop_emptied_sources
 from egocli.timeutil import now_ms
@@ -69,74 +71,54 @@ class EventFilter:
         return " AND ".join(clauses), params
 
 
-def _check_sqlite_file(path: Path) -> bool:
-    """True for an SQLCipher log (whole pages, no plain header); raises for any other non-SQLite file."""
-    if not path.exists() or path.stat().st_size == 0:
-        return False
-    with path.open("rb") as fh:
-        head = fh.read(16)
-    if head == b"SQLite format 3\x00":
-        return False
-    if path.stat().st_size % 1024:
-        raise StoreError(f"{path}: not an egocli database (not an SQLite file)")
-    return True
-
-
-def db_errors() -> tuple[type[Exception], ...]:
-    """Database error classes of the stdlib sqlite3 and, once loaded, SQLCipher's."""
-    cipher = sys.modules.get("sqlcipher3.dbapi2")
-    return (sqlite3.DatabaseError, cipher.DatabaseError) if cipher else (sqlite3.DatabaseError,)
-
-
-def _connect(path: Path, key: str | None, encrypted: bool) -> Any:
-    """A connection: stdlib sqlite3 for plain logs, SQLCipher when a key is given or needed."""
-    if encrypted and key is None:
-        raise StoreError(f"{path}: the event log is encrypted: set EGOCLI_KEY (or not an egocli database)")
-    if key is None or (path.exists() and not encrypted):
-        return sqlite3.connect(str(path), timeout=30, isolation_level=None)
-    try:
-        from sqlcipher3 import dbapi2 as sqlcipher
-    except ImportError as ex:
-        raise StoreError("encryption needs the sqlcipher3-binary package (pip install sqlcipher3-binary)") from ex
-    conn = sqlcipher.connect(str(path), timeout=30, isolation_level=None)
-    conn.execute("PRAGMA cipher_log_level = NONE")
-    conn.execute("PRAGMA key = '" + key.replace("'", "''") + "'")
-    try:
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlcipher.DatabaseError:
-        conn.close()
-        raise StoreError(f"{path}: wrong key for the encrypted event log (or not an egocli database)") from None
-    return conn
-
-
 class Store:
     """The event log. Open with Store.open(path); every write is one transaction."""
 
-    def __init__(self, db: Database, path: Path | None, key: str | None = None) -> None:
+    def __init__(self, db: Database, path: Path | None, key: str | None = None, readonly: bool = False) -> None:
         self.db = db
         self.path = path
         self.key = key
         """The SQLCipher passphrase (kept in memory only) when the log is encrypted."""
+        self.readonly = readonly
+        """True when the file could not be written, so it was opened read-only."""
+        self._release: Any = None
 
     @classmethod
     def open(cls, path: str | Path | None, create: bool = True, key: str | None = None) -> Store:
         """Open (or create) the log at path (None: in memory), applying migrations.
 
         With a key, a new log is created encrypted (SQLCipher) and an encrypted one is opened;
-        a plain log ignores the key."""
+        a plain log ignores the key. A file this process cannot write is opened read-only."""
         if path is None or str(path) == ":memory:":
             return cls._init(Database(memory=True), None)
         path = Path(path)
-        encrypted = _check_sqlite_file(path)
-        if not path.exists():
-            if not create:
-                raise StoreError(f"{path}: no event log here (run a command that writes first)")
-            path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            conn = _connect(path, key, encrypted)
-            store = cls._init(Database(conn), path)
-        except db_errors() as ex:
-            raise StoreError(f"{path}: cannot open the event log: {ex}") from ex
+        files.check_path(path)
+        with files.opening(path):  # no other thread reads the header while this connection is made
+            encrypted = files.is_encrypted(path)
+            if not path.exists():
+                if not create:
+                    raise StoreError(f"{path}: no such log (a command that writes creates it, e.g. egocli log add)")
+                path.parent.mkdir(parents=True, exist_ok=True)
+            store = cls._open_file(path, key, encrypted)
+            store._release = weakref.finalize(store, files.release, files.register(path, encrypted))
+        return store
+
+    @classmethod
+    def _open_file(cls, path: Path, key: str | None, encrypted: bool) -> Store:
+        """Connect and migrate; a file this process cannot write is opened read-only (immutable
+        when not even a shared-memory file can be made beside it)."""
+        modes = [""] if files.writable(path) else ["mode=ro", "immutable=1"]
+        for mode in modes:
+            try:
+                conn = connect(path, key, encrypted, mode)
+                store = cls._init(Database(conn), path, bool(mode))
+                break
+            except (StoreError, *db_errors()) as ex:
+                if mode != modes[-1]:
+                    continue
+                if isinstance(ex, StoreError):
+                    raise
+                raise StoreError(f"{path}: cannot open the event log: {ex}") from ex
         store.key = None if isinstance(conn, sqlite3.Connection) else key
         return store
 
@@ -146,23 +128,29 @@ class Store:
         return self.key is not None
 
     @classmethod
-    def _init(cls, db: Database, path: Path | None) -> Store:
+    def _init(cls, db: Database, path: Path | None, readonly: bool = False) -> Store:
         try:
             db.execute("PRAGMA foreign_keys = ON")
-            if path is not None:
+            db.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten, not left in free pages
+            if path is not None and not readonly:
                 db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
-                db.execute("PRAGMA cache_size = -65536")
-            _refuse_newer(db, path)
-            migrations.apply(db)
-            db.execute(f"PRAGMA user_version = {len(known_names())}")
+            db.execute("PRAGMA cache_size = -65536")
+            refuse_newer(db, path)
+            if readonly:
+                refuse_pending(db, path)
+            else:
+                migrations.apply(db)
+                db.execute(f"PRAGMA user_version = {len(known_names())}")
         except db_errors() as ex:
             raise StoreError(f"{path or ':memory:'}: not a usable event log: {ex}") from ex
-        return cls(db, path)
+        return cls(db, path, readonly=readonly)
 
     def close(self) -> None:
         """Close the connection."""
         self.db.close()
+        if self._release is not None:
+            self._release()
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -176,6 +164,8 @@ class Store:
         if conn.in_transaction:
             yield conn
             return
+        if self.readonly:
+            raise StoreError(f"{self.path}: the event log is read-only here (file or folder not writable)")
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
@@ -243,9 +233,7 @@ class Store:
     # ---- events --------------------------------------------------------
     def add_events(self, events: Iterable[NewEvent], source_id: int | None = None) -> list[int]:
         """Insert events in one transaction; returns their ids."""
-        rows = [(ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
-                 ev.media_path, ev.media_offset_ms, json.dumps(ev.meta, ensure_ascii=False))
-                for ev in events]
+        rows = [_row(check_event(ev), source_id) for ev in events]
         if not rows:
             return []
         with self.transaction() as conn:
@@ -359,7 +347,17 @@ class Store:
             drop_emptied_sources(conn, touched)
             still = {r[0] for r in conn.execute(
                 "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
+        if count:
+            self.scrub()
         return count, [m for m in media if m not in still]
+
+    def scrub(self) -> None:
+        """Leave no trace of deleted events in the file: rewrite the search index without their
+        words (freed pages are zeroed: secure_delete is on) and fold the WAL back into the file."""
+        with self.transaction() as conn:
+            conn.execute("INSERT INTO events_fts(events_fts) VALUES ('optimize')")
+        if self.path is not None and not self.conn.in_transaction:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def stats(self) -> dict[str, Any]:
         """Counts per modality and per local day, sources and file size."""
@@ -387,7 +385,7 @@ def fts_query(text: str) -> str:
 
     Text that already uses FTS5 syntax (quotes, AND/OR/NOT, NEAR, a trailing *)
     is passed through unchanged."""
-    stripped = text.strip()
+    stripped = clean_text(text).strip()
     if not stripped:
         raise StoreError("empty search")
     if any(tok in stripped for tok in ('"', " AND ", " OR ", " NOT ", "NEAR(")) or stripped.endswith("*"):
@@ -399,15 +397,11 @@ def fts_query(text: str) -> str:
     return " OR ".join('"' + w.replace('"', '') + '"' for w in words)
 
 
-def _refuse_newer(db: Database, path: Path | None) -> None:
-    if "_sqlite_migrations" not in db.table_names():
-        if db.table_names() and "events" not in db.table_names():
-            raise StoreError(f"{path}: an SQLite file, but not an egocli event log")
-        return
-    applied = {r["name"] for r in db.query(
-        "SELECT name FROM _sqlite_migrations WHERE migration_set = 'egocli'")}
-    unknown = applied - set(known_names())
-    if unknown:
-        raise StoreError(
-            f"{path}: written by a newer egocli (schema {len(applied)}, this one knows "
-            f"{len(known_names())}); upgrade egocli")
+def _row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:
+    """The INSERT parameters of a checked event (its metadata counts toward the size limit)."""
+    meta = clean_text(json.dumps(ev.meta, ensure_ascii=False))
+    if len(meta) + len(ev.content) > MAX_CONTENT_CHARS:
+        raise InputError(f"event of {len(meta) + len(ev.content)} characters with its metadata "
+                         f"(limit {MAX_CONTENT_CHARS})")
+    return (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
+            ev.media_path, ev.media_offset_ms, meta)

@@ -3,10 +3,57 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from egocli.errors import InputError
 from egocli.timeutil import format_local, iso_utc
+
+MIN_MS = 0
+"""Earliest time an event may have: 1970-01-01T00:00:00Z."""
+MAX_MS = 7_258_118_400_000
+"""Latest time an event may have: 2200-01-01T00:00:00Z."""
+MAX_CONTENT_CHARS = 1_000_000
+"""Longest event text (a long transcript fits many times over; a 20 MB paste does not)."""
+MODALITY = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+"""What a modality name looks like: lower-case letters, digits, '_' and '-', at most 32."""
+
+
+def check_time(ms: Any, what: str = "time") -> int:
+    """ms as an int if it is a time between 1970 and 2200 (UTC), else InputError."""
+    if isinstance(ms, bool) or not isinstance(ms, int):
+        raise InputError(f"{what} {ms!r} is not a whole number of milliseconds")
+    if not MIN_MS <= ms <= MAX_MS:
+        raise InputError(f"{what} {ms} ms is outside 1970-2200")
+    return ms
+
+
+def check_modality(modality: Any) -> str:
+    """modality if it is a valid name, else InputError."""
+    if not isinstance(modality, str) or not MODALITY.fullmatch(modality):
+        shown = modality if not isinstance(modality, str) else modality[:40]
+        raise InputError(f"modality {shown!r} is not a name (a-z, 0-9, '_', '-'; at most 32 characters)")
+    return modality
+
+
+def clean_text(text: str) -> str:
+    """text with lone surrogates (undecodable input) replaced, so it can be stored as UTF-8."""
+    return text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text
+
+
+def check_event(ev: NewEvent) -> NewEvent:
+    """The event, its text cleaned, when its times, modality and size are acceptable; else InputError."""
+    check_time(ev.start_ms, "start")
+    check_time(ev.end_ms, "end")
+    check_modality(ev.modality)
+    if not isinstance(ev.content, str):
+        raise InputError("event content must be text")
+    if len(ev.content) > MAX_CONTENT_CHARS:
+        raise InputError(f"event text of {len(ev.content)} characters (limit {MAX_CONTENT_CHARS})")
+    content = clean_text(ev.content)
+    return ev if content is ev.content else NewEvent(ev.start_ms, ev.end_ms, ev.modality, content,
+                                                     ev.media_path, ev.media_offset_ms, ev.meta)
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,8 @@ def expire(store: Store, rule_set: list[RetentionRule], at_ms: int) -> Expired:
     where, params = _where(rule_set, at_ms)
     if store.conn.execute(f"SELECT 1 FROM events WHERE {where} LIMIT 1", params).fetchone() is None:
         return Expired(0, 0, [])  # the common case costs one indexed read and takes no write lock
+    if store.readonly:
+        return Expired(0, 0, [])  # a read-only log is shown as it is; expiry waits for a writable open
     with store.transaction() as conn:
         media = [r[0] for r in conn.execute(
             f"SELECT DISTINCT media_path FROM events WHERE ({where}) AND media_path IS NOT NULL", params)]
@@ -92,6 +94,8 @@ def expire(store: Store, rule_set: list[RetentionRule], at_ms: int) -> Expired:
         after = conn.execute("SELECT count(*) FROM summaries").fetchone()[0]
         still = {r[0] for r in conn.execute(
             "SELECT DISTINCT media_path FROM events WHERE media_path IS NOT NULL")}
+    if count:
+        store.scrub()  # expired words must not stay readable in the file
     return Expired(count, before - after, [m for m in media if m not in still])
 
 

@@ -3,7 +3,6 @@ removes a finished source once its last event is forgotten (so its file can be i
 
 from __future__ import annotations
 
-import sqlite3
 from typing import TYPE_CHECKING
 
 from egocli.store.cleanup import drop_emptied_sources

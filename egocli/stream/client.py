@@ -227,9 +227,11 @@ class WsClient(_Base):
         import aiohttp
 
         self.http = aiohttp.ClientSession()
-        ws_url = url.replace("http", "ws", 1).rstrip("/") + "/ws" + (f"?token={token}" if token else "")
+        ws_url = url.replace("http", "ws", 1).rstrip("/") + "/ws"
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
         try:
-            self.ws = await self.http.ws_connect(ws_url, max_msg_size=4 * 1024 * 1024, ssl=self.tls or True)
+            self.ws = await self.http.ws_connect(ws_url, max_msg_size=4 * 1024 * 1024, ssl=self.tls or True,
+                                                 headers=headers)
         except aiohttp.WSServerHandshakeError as ex:
             await self.http.close()
             raise ConnectionError(f"{ex.status}: {ex.message}") from ex

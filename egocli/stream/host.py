@@ -41,6 +41,8 @@ class ServerOptions:
     """Use only 127.0.0.1 for ICE (same-machine clients, tests in a network-less sandbox)."""
     max_sessions: int = 8
     """Concurrent sessions (reported by /api/health; the application refuses more)."""
+    allow_origins: tuple[str, ...] = ()
+    """Web origins besides the server's own that may open sessions (a glasses app's page)."""
     heartbeat_s: float = 5.0
     """Seconds between WebSocket pings."""
 
@@ -97,6 +99,10 @@ class Application(Protocol):
 
     def open_sessions(self) -> int:
         """Sessions now open."""
+        ...
+
+    def sessions_from(self, peer: str) -> int:
+        """Sessions now open from this remote address."""
         ...
 
     async def recent(self, limit: int) -> list[dict[str, Any]]:

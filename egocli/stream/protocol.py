@@ -68,6 +68,8 @@ def parse_control(raw: str | bytes) -> dict[str, Any]:
             raise ProtocolError("bad_message", "ask needs a non-empty 'text'")
         if len(text) > MAX_QUESTION_CHARS:
             raise ProtocolError("too_large", f"question longer than {MAX_QUESTION_CHARS} characters")
+    if isinstance(msg.get("text"), str):  # a lone surrogate ("\ud800") could not be sent back or stored
+        msg["text"] = msg["text"].encode("utf-8", "replace").decode("utf-8")
     if msg["type"] == "ptt" and not isinstance(msg.get("on"), bool):
         raise ProtocolError("bad_message", "ptt needs a boolean 'on'")
     if msg["type"] in ("confirm", "reply") and not isinstance(msg.get("id"), str):

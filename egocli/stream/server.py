@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from egocli.errors import UsageError
+from egocli.stream import guard
 from egocli.stream.host import Application, ServerOptions
 from egocli.stream.protocol import MAX_OFFER_BYTES
 
@@ -30,8 +31,9 @@ STATIC = Path(__file__).parent / "static"
 APP = web.AppKey("application", Application)
 OPTIONS = web.AppKey("options", ServerOptions)
 BACKGROUND = web.AppKey("background", set)
-PROTECTED = ("/offer", "/ws", "/api/")
-"""Paths (prefixes) that need the token; the page and its static files do not."""
+PROTECTED = ("/offer", "/api/")
+"""Paths (prefixes) that need the token; the pages and their static files do not, and /ws checks its own
+(a browser cannot set headers on a WebSocket: the token may come in its hello)."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
@@ -55,10 +57,23 @@ def check_options(options: ServerOptions) -> None:
     for path in (options.cert, options.key):
         if path is not None and not path.is_file():
             raise UsageError(f"{path}: no such file")
+    for origin in options.allow_origins:
+        try:
+            guard.normal_origin(origin)
+        except ValueError as ex:
+            raise UsageError(f"--allow-origin: {ex}") from None
+
+
+def _given_token(request: web.Request) -> str | None:
+    """The token a request carries (Authorization: Bearer preferred; ?token= still accepted), or None."""
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header.removeprefix("Bearer ").strip()
+    return request.query.get("token")
 
 
 def _authorised(request: web.Request, token: str) -> bool:
-    given = request.query.get("token") or request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    given = _given_token(request) or ""
     return hmac.compare_digest(given.encode(), token.encode())
 
 
@@ -90,7 +105,7 @@ async def offer(request: web.Request) -> web.Response:
         return _fail(413, "too_large", f"offer larger than {MAX_OFFER_BYTES} bytes")
     try:
         body = json.loads(await request.read())
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return _fail(400, "bad_json", "the body must be JSON {sdp, type}")
     if not isinstance(body, dict) or body.get("type") != "offer" or not isinstance(body.get("sdp"), str):
         return _fail(400, "bad_offer", "expected {\"sdp\": \"...\", \"type\": \"offer\"}")
@@ -124,7 +139,13 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     """GET /ws: the WebSocket baseline."""
     from egocli.stream.ws import handle_ws
 
-    return await handle_ws(request, request.app[APP], request.app[OPTIONS])
+    options = request.app[OPTIONS]
+    if options.token and not _authorised(request, options.token):
+        if _given_token(request) is not None:
+            return _fail(401, "unauthorised", "missing or wrong token")
+        # a browser cannot set headers on a WebSocket: it sends the token in its hello
+        return await handle_ws(request, request.app[APP], options, hello_token=options.token)
+    return await handle_ws(request, request.app[APP], options)
 
 
 async def health(request: web.Request) -> web.Response:
@@ -159,6 +180,8 @@ def build_app(application: Application, options: ServerOptions,
         await application.shutdown()
 
     app.on_shutdown.append(shutdown)
+    guard.install(app, guard.policy_for(options.host, options.allow_origins, options.max_sessions),
+                  application.sessions_from)
     return app
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 from typing import Any
 
@@ -24,26 +25,32 @@ LEAD_CHUNKS = 5
 """Answer audio is sent this many 20 ms chunks ahead of real time (the client's jitter buffer)."""
 
 
-async def _hello(ws: web.WebSocketResponse) -> dict[str, Any]:
-    """The first message, which must be a hello."""
-    msg = await ws.receive(timeout=HELLO_TIMEOUT_S)
+async def _hello(ws: web.WebSocketResponse, token: str | None = None) -> dict[str, Any]:
+    """The first message, which must be a hello (carrying the token when one is still needed).
+
+    The deadline is wall-clock: heartbeat pongs do not restart it."""
+    msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
     if msg.type != WSMsgType.TEXT:
         raise ProtocolError("bad_message", "the first message must be a JSON hello")
     hello = parse_control(msg.data)
     if hello["type"] != "hello":
         raise ProtocolError("bad_message", "the first message must be a hello")
+    if token is not None and not hmac.compare_digest(str(hello.pop("token", "")).encode(), token.encode()):
+        raise ProtocolError("unauthorised", "missing or wrong token")
+    hello.pop("token", None)
     return hello
 
 
-async def handle_ws(request: web.Request, app: Application, options: ServerOptions) -> web.StreamResponse:
-    """GET /ws: one live session over a WebSocket (token already checked)."""
+async def handle_ws(request: web.Request, app: Application, options: ServerOptions,
+                    hello_token: str | None = None) -> web.StreamResponse:
+    """GET /ws: one live session over a WebSocket (token checked, or hello_token expected in hello)."""
     ws = web.WebSocketResponse(heartbeat=options.heartbeat_s, max_msg_size=MAX_JPEG_BYTES + 1024)
     session = app.new_session("websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
     if not session.reserve():
         return web.json_response({"error": "busy", "message": "too many sessions; try again later"}, status=503)
     try:
         await ws.prepare(request)
-        hello = await _hello(ws)
+        hello = await _hello(ws, hello_token)
         fmt = audio_format(hello)
     except (ProtocolError, asyncio.TimeoutError) as ex:
         code = ex.code if isinstance(ex, ProtocolError) else "timeout"

@@ -50,15 +50,44 @@ def build_server(ctx: ToolContext, writes: bool = False, registry: ToolRegistry 
                   on_list_tools=list_tools, on_call_tool=call)
 
 
+def parse_failure(exc: Exception) -> Any:
+    """The JSON-RPC error answering a line that failed to parse: -32700 when it is not JSON at
+    all, -32600 when it is JSON but not a JSON-RPC message."""
+    from mcp_types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+    from pydantic import ValidationError
+
+    not_json = isinstance(exc, ValidationError) and any(e.get("type") == "json_invalid" for e in exc.errors())
+    code, text = (PARSE_ERROR, "Parse error") if not_json or not isinstance(exc, ValidationError) else (
+        INVALID_REQUEST, "Invalid Request")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=code, message=text))
+
+
+async def _answer_bad_lines(source: Any, sink: Any, write: Any) -> None:
+    """Pass client messages on to the server; answer each line that does not parse (the SDK drops them)."""
+    from mcp.shared.message import SessionMessage
+
+    async with sink:
+        async for item in source:
+            if isinstance(item, Exception):
+                await write.send(SessionMessage(parse_failure(item)))
+            else:
+                await sink.send(item)
+
+
 def serve_stdio(ctx: ToolContext, writes: bool = False) -> None:
     """Serve MCP over stdin/stdout until the client disconnects."""
     import anyio
     from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams
 
     server = build_server(ctx, writes)
 
     async def main() -> None:
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+            sink, checked = create_context_streams(0)
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(_answer_bad_lines, read, sink, write)
+                await server.run(checked, write, server.create_initialization_options())
+                tasks.cancel_scope.cancel()
 
     anyio.run(main)

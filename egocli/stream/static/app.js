@@ -2,17 +2,18 @@
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
-  const token = params.get("token") || "";
+  // kept for this tab only, so the timeline page (linked from here) finds it too
+  const token = params.get("token") || sessionStorage.getItem("egocli-token") || "";
+  if (token) sessionStorage.setItem("egocli-token", token);
   const raw = params.get("raw") === "1"; // no echo cancellation etc.: the server hears the exact signal
   const $ = (id) => document.getElementById(id);
   const state = { pc: null, dc: null, answers: [], transcripts: [], partials: [], events: [], errors: [], status: "idle", nextId: 1,
                   questions: [], reminders: [] };
   window.egocli = state;
 
-  function authed(path) {
-    return token ? `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(token)}` : path;
-  }
-  $("timelinelink").href = authed("/timeline");
+  // The token travels in a header, never in a request URL (logs, history); drop it from the address bar.
+  const auth = token ? { Authorization: `Bearer ${token}` } : {};
+  if (token) history.replaceState(null, "", location.pathname + (raw ? "?raw=1" : ""));
   function setStatus(text) { state.status = text; $("status").textContent = text; }
   function add(list, text, cls) {
     const li = document.createElement("li");
@@ -129,8 +130,8 @@
     await pc.setLocalDescription(await pc.createOffer());
     await waitForIce(pc);
     setStatus("connecting…");
-    const resp = await fetch(authed("/offer"), {
-      method: "POST", headers: { "Content-Type": "application/json" },
+    const resp = await fetch("/offer", {
+      method: "POST", headers: { "Content-Type": "application/json", ...auth },
       body: JSON.stringify({ sdp: pc.localDescription.sdp, type: pc.localDescription.type }),
     });
     const body = await resp.json();
@@ -157,7 +158,7 @@
   };
 
   async function refresh() {
-    const resp = await fetch(authed("/api/events?limit=20"));
+    const resp = await fetch("/api/events?limit=20", { headers: auth });
     if (!resp.ok) return;
     $("recent").innerHTML = "";
     for (const e of (await resp.json()).events.reverse()) add("recent", `${e.local} [${e.modality}] ${e.content}`);

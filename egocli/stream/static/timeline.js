@@ -4,7 +4,14 @@
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const TOKEN = params.get("token") || "";
+// The token travels in a header, never in a request URL; kept for this tab (the playground shares it) and
+// dropped from the address bar.
+const TOKEN = params.get("token") || sessionStorage.getItem("egocli-token") || "";
+if (TOKEN) {
+  sessionStorage.setItem("egocli-token", TOKEN);
+  params.delete("token");
+  history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash);
+}
 const HOUR = 3600e3, MIN = 60e3;
 const LANE_H = 34, TOP = 22, LEFT = 64, THUMB_SPAN = 2 * HOUR;
 
@@ -377,7 +384,6 @@ async function route() {
 }
 
 function init() {
-  if (TOKEN) $("livelink").href = "/?token=" + encodeURIComponent(TOKEN);
   $("prev").onclick = () => shiftDay(-1);
   $("next").onclick = () => shiftDay(1);
   $("daypick").onchange = () => { if ($("daypick").value) location.hash = "day-" + $("daypick").value; };
