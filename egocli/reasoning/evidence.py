@@ -1,0 +1,175 @@
+"""Evidence from the log inside a question's scope: events at a span, events naming a thing (FTS + embeddings),
+and how relevant an event is to a text (weighted term overlap, specificity, embedding similarity)."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from egocli.models.base import Embedder
+from egocli.reasoning import terms
+from egocli.reasoning.options import Span
+from egocli.reasoning.retrieval import DENSE_LIMIT, units
+from egocli.reasoning.scope import TIME_TAG, Scope
+from egocli.errors import NotFound
+from egocli.store import Event, Store
+from egocli.store import vectors
+from egocli.store import windows as store_windows
+
+log = logging.getLogger(__name__)
+TERM_WEIGHT, PRECISION_WEIGHT, COSINE_WEIGHT = 0.5, 0.15, 0.35
+"""How relevance mixes weighted term recall, specificity (share of the event's terms named) and cosine."""
+EDGE_MS = 1000
+"""Slack around a span when collecting the events at it."""
+
+
+@dataclass(frozen=True)
+class Query:
+    """A text to match events against: its terms, term weights and embedding."""
+
+    text: str
+    """The text (time tags removed)."""
+    terms: tuple[str, ...]
+    """Its content terms."""
+    vec: np.ndarray | None
+    """Its embedding (None without an embedder)."""
+    weights: Mapping[str, float] | None = None
+    """Per-term weights (None: equal)."""
+
+
+def strip_tags(text: str) -> str:
+    """A text without its <TIME ...> tags."""
+    return " ".join(TIME_TAG.sub(" ", text).split())
+
+
+def fit(ev: Event, span: Span) -> float:
+    """How well an event matches a span in time: intersection over union (for a single moment, 1 if the
+    event covers it)."""
+    if span.end_ms <= span.start_ms:
+        return 1.0 if ev.start_ms - EDGE_MS <= span.start_ms <= ev.end_ms + EDGE_MS else 0.0
+    inter = min(ev.end_ms, span.end_ms) - max(ev.start_ms, span.start_ms)
+    union = max(ev.end_ms, span.end_ms) - min(ev.start_ms, span.start_ms)
+    return max(inter, 0) / union if union > 0 else 0.0
+
+
+class Pool:
+    """The log inside one question's scope, with cached event terms, vectors and searches."""
+
+    def __init__(self, store: Store, scope: Scope, embedder: Embedder | None) -> None:
+        self.store, self.scope, self.embedder = store, scope, embedder
+        self._terms: dict[int, list[str]] = {}
+        self._vecs: dict[int, np.ndarray] | None = None
+        self._text_vecs: dict[str, np.ndarray] = {}
+        self._rarity: dict[str, float] = {}
+
+    def query(self, text: str, weights: Mapping[str, float] | None = None) -> Query:
+        """A Query for a text (embedded once per text)."""
+        clean = strip_tags(text)
+        return Query(clean, tuple(terms.terms(clean)), self.embed([clean])[0] if self.embedder else None, weights)
+
+    def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Embeddings of texts, cached."""
+        todo = [t for t in dict.fromkeys(texts) if t not in self._text_vecs]
+        if todo and self.embedder is not None:
+            for text, vec in zip(todo, self.embedder.embed(todo)):
+                self._text_vecs[text] = np.asarray(vec, dtype=np.float32)
+        return [self._text_vecs.get(t) for t in texts]
+
+    def terms_of(self, ev: Event) -> list[str]:
+        """An event's terms (its modality counts as a word of it)."""
+        if ev.id not in self._terms:
+            self._terms[ev.id] = terms.terms(f"{ev.modality} {ev.content}")
+        return self._terms[ev.id]
+
+    def _scope_vectors(self) -> dict[int, np.ndarray]:
+        if self._vecs is None:
+            self._vecs = {}
+            if self.embedder is not None:
+                for lo, hi, src in units(self.scope):
+                    ids, matrix = vectors.in_range(self.store, self.embedder.name, self.embedder.dim, lo, hi, src,
+                                                   DENSE_LIMIT)
+                    self._vecs.update(zip(ids, matrix))
+        return self._vecs
+
+    def vec_of(self, ev: Event) -> np.ndarray | None:
+        """An event's stored vector, else its text embedded now (None without an embedder)."""
+        if self.embedder is None:
+            return None
+        found = self._scope_vectors().get(ev.id)
+        return found if found is not None else self.embed([ev.content])[0]
+
+    def salient(self, events: Sequence[Event]) -> dict[int, set[str]]:
+        """Per event, the terms it names more often than most of the given events do. Words every event
+        repeats (a recipe's name after each 'added X to ...') then do not make an event about them;
+        with fewer than five events every term is salient."""
+        counts = {e.id: Counter(terms.stem_all(f"{e.modality} {e.content}")) for e in events}
+        if len(events) < 5:
+            return {i: set(c) for i, c in counts.items()}
+        vocab = set().union(*counts.values())
+        base = {t: sorted(c[t] for c in counts.values())[len(counts) // 2] for t in vocab}
+        return {i: {t for t, n in c.items() if n > base[t]} for i, c in counts.items()}
+
+    def relevance(self, q: Query, ev: Event, salient: set[str] | None = None) -> float:
+        """How relevant an event is to a query, 0..1: weighted term recall (of its salient terms, when
+        given), specificity and cosine."""
+        own = self.terms_of(ev)
+        score = TERM_WEIGHT * terms.recall(q.terms, set(own) if salient is None else salient, q.weights)
+        score += PRECISION_WEIGHT * terms.precision(set(q.terms), own)
+        if q.vec is not None:
+            vec = self.vec_of(ev)
+            if vec is not None:
+                score += COSINE_WEIGHT * max(float(np.dot(vec, q.vec)), 0.0)
+        return score
+
+    def at(self, span: Span, limit: int = 200) -> list[Event]:
+        """Events overlapping a span (with a second's slack), in time order."""
+        return store_windows.overlapping(self.store, span.start_ms - EDGE_MS, span.end_ms + EDGE_MS,
+                                         span.source_id, limit)
+
+    def search(self, q: Query, k: int = 30) -> list[Event]:
+        """Events in scope that name the query's words (FTS, any word) or mean much the same (embeddings)."""
+        found: dict[int, Event] = {}
+        raw = [w for w in terms.words(q.text) if w not in terms.STOP and len(w) > 1]
+        if raw:
+            fts = " OR ".join('"' + w + '"' for w in dict.fromkeys(raw))
+            for lo, hi, src in units(self.scope):
+                try:
+                    rows = store_windows.scoped_search(self.store, fts, lo, hi, src, k)
+                except sqlite3.OperationalError as ex:
+                    log.debug("fts skipped: %s", ex)
+                    rows = []
+                found.update((ev.id, ev) for ev, _ in rows)
+        if q.vec is not None:
+            vecs = self._scope_vectors()
+            if vecs:
+                ids = list(vecs)
+                sims = np.stack([vecs[i] for i in ids]) @ q.vec
+                for row in np.argsort(-sims)[:k]:
+                    if ids[row] not in found:
+                        try:
+                            found[ids[row]] = self.store.get_event(ids[row])
+                        except NotFound:
+                            continue
+        return list(found.values())
+
+    def rarity(self, text: str) -> dict[str, float]:
+        """Weights for a text's terms by how rare their words are in the whole log (inverse document
+        frequency, counted by FTS on the word as written, which stems it its own way)."""
+        total = max(self.store.count(), 1)
+        out: dict[str, float] = {}
+        for word in terms.words(strip_tags(text)):
+            term = (terms.terms(word) or [None])[0]
+            if term is None or term in out:
+                continue
+            if word not in self._rarity:
+                n = store_windows.match_count(self.store, word, 5000)
+                # a word the log never uses cannot tell events apart; a light verb barely can
+                weight = float(np.log((total + 1) / (n + 1))) + 0.5 if n else 0.3
+                self._rarity[word] = weight * (0.3 if term in terms.LIGHT else 1.0)
+            out[term] = self._rarity[word]
+        return out

@@ -1,0 +1,184 @@
+"""Temporal operators for open questions, computed in code from matched events: last time, how long,
+what came after/before, whether one thing came before another, how many times, where something is.
+
+The model (if any) only phrases the finding; the template phrasing here is the answer with --no-llm.
+An answer's time is always the time of the first event it cites."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from egocli.models.base import Embedder
+from egocli.reasoning import terms
+from egocli.reasoning.evidence import Pool, Query
+from egocli.reasoning.scope import Scope
+from egocli.reasoning.tcot import Renderer
+from egocli.store import Event, Store
+from egocli.store import windows as store_windows
+
+OCCURRENCE_GAP_MS = 120_000
+"""Matching events closer than this are one occurrence (one bout of watering, not twelve narrations)."""
+SEARCH_K = 200
+"""Candidates read per scope unit when counting."""
+
+_TAIL = (r"(?:\s+(?:today|yesterday|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
+         r"on \w+day|in the (?:last|past) .+|during the week|this week|so far|recently|lately))*\s*\??$")
+_FORMS = [
+    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i )?(.+?)" + _TAIL)),
+    ("last", re.compile(r"^(?:when (?:did|have) i last|when was the last time (?:that )?i|when did i most recently|"
+                        r"what time did i last|the last time i|when last did i) (.+?)" + _TAIL)),
+    ("count", re.compile(r"^(?:how many times|how often) (?:did|have|had|do) i (.+?)" + _TAIL)),
+    ("duration", re.compile(r"^(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
+                            r"how much time did i spend) (.+?)" + _TAIL)),
+    ("next", re.compile(r"^what (?:did i do|happened|was i doing|came) (?:right |just |straight )?"
+                        r"(after|before) (?:i )?(.+?)" + _TAIL)),
+    ("where", re.compile(r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
+                         r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)" + _TAIL)),
+]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the log says to an open question of a known form."""
+
+    form: str
+    """last, count, duration, next, order or where."""
+    text: str
+    """The answer as a template sentence (used when no model phrases it)."""
+    events: tuple[Event, ...]
+    """Events cited, the one whose time the answer gives first; empty when nothing matched."""
+    facts: str
+    """The computed facts, for the model to phrase."""
+
+
+def parse_form(question: str) -> tuple[str, tuple[str, ...]] | None:
+    """(form, its phrases) for a question of a known form, else None."""
+    text = re.sub(r"\s+", " ", question.strip().lower())
+    for form, pattern in _FORMS:
+        m = pattern.match(text)
+        if m:
+            return form, tuple(g.strip(" ?.") for g in m.groups())
+    return None
+
+
+class Matcher:
+    """Events in scope that are about a phrase: its rare words (stemmed, synonyms folded) or its meaning."""
+
+    def __init__(self, store: Store, scope: Scope, embedder: Embedder | None) -> None:
+        self.pool = Pool(store, scope, embedder)
+        self.scope = scope
+
+    def matches(self, phrase: str) -> list[Event]:
+        """Events about the phrase, before the moment of asking, in time order."""
+        q = self.pool.query(phrase, self.pool.rarity(phrase))
+        if not q.terms:
+            return []
+        found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms and self._about(q, e)]
+        return sorted(found, key=lambda e: (e.start_ms, e.id))
+
+    def _about(self, q: Query, ev: Event) -> bool:
+        own = set(self.pool.terms_of(ev))
+        share = terms.recall(q.terms, own, q.weights)
+        plain = terms.recall(q.terms, own)
+        cosine = 0.0
+        if q.vec is not None:
+            vec = self.pool.vec_of(ev)
+            cosine = float(vec @ q.vec) if vec is not None else 0.0
+        return plain >= 0.66 or (share >= 0.5 and cosine >= 0.5) or cosine >= 0.62
+
+
+def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS) -> list[list[Event]]:
+    """Events in time order grouped into occurrences: a new one starts after a gap longer than gap_ms."""
+    out: list[list[Event]] = []
+    for ev in events:
+        if out and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms:
+            out[-1].append(ev)
+        else:
+            out.append([ev])
+    return out
+
+
+def _duration(ms: int) -> str:
+    minutes, seconds = divmod(max(ms, 0) // 1000, 60)
+    hours, minutes = divmod(minutes, 60)
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -> Finding | None:
+    """The finding for an open question of a known form (None: not a form computed here)."""
+    parsed = parse_form(question)
+    if parsed is None:
+        return None
+    form, phrases = parsed
+    matcher = Matcher(store, scope, embedder)
+    stamp = Renderer(scope.videos, scope.at_ms).stamp
+    if form == "order":
+        return _order(matcher, phrases, stamp)
+    if form == "next":
+        return _next(store, matcher, phrases, stamp)
+    phrase = phrases[0]
+    found = matcher.matches(phrase)
+    if not found:
+        return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
+    groups = occurrences(found)
+    if form == "count":
+        times = ", ".join(stamp(g[0].start_ms, g[0].source_id) for g in groups[-8:])
+        text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({times})."
+        return Finding(form, text, tuple(g[0] for g in groups[-5:][::-1]),
+                       f"{phrase}: {len(groups)} occurrences, at {times}")
+    if form == "duration":
+        last = groups[-1]
+        total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
+        text = (f"About {_duration(total)} in all, over {len(groups)} occurrence(s); the last from "
+                f"{stamp(last[0].start_ms, last[0].source_id)} to {stamp(max(e.end_ms for e in last), last[0].source_id)}.")
+        return Finding(form, text, (last[0],), f"{phrase}: {_duration(total)} over {len(groups)} occurrences")
+    last = groups[-1][-1]
+    when = stamp(last.start_ms, last.source_id)
+    lead = "Last seen" if form == "where" else "Last time"
+    return Finding(form, f"{lead}: {when}: {last.content}", (last,), f"{phrase}: last at {when}: {last.content}")
+
+
+def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
+    first, relation, second = phrases
+    a, b = matcher.matches(first), matcher.matches(second)
+    if not a or not b:
+        missing = first if not a else second
+        return Finding("order", f"Nothing in the log about \"{missing}\".", tuple((a or b)[:1]),
+                       f"no event about {missing}")
+    ea, eb = a[0], b[0]
+    holds = ea.start_ms < eb.start_ms if relation == "before" else ea.start_ms > eb.start_ms
+    ta, tb = stamp(ea.start_ms, ea.source_id), stamp(eb.start_ms, eb.source_id)
+    text = f"{'Yes' if holds else 'No'}: first {ta}: {ea.content}; and {tb}: {eb.content}."
+    return Finding("order", text, (ea, eb), f"{first} first at {ta}; {second} first at {tb}; "
+                   f"so {first} {relation} {second}: {'yes' if holds else 'no'}")
+
+
+def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
+    relation, phrase = phrases
+    found = matcher.matches(phrase)
+    if not found:
+        return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
+    group = occurrences(found)[-1]
+    about = {e.id for e in found}
+    if relation == "after":
+        end = max(e.end_ms for e in group)
+        near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
+        near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
+                and e.start_ms <= matcher.scope.at_ms]
+        other = near[0] if near else None
+    else:
+        start = group[0].start_ms
+        near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
+        near = [e for e in near if e.start_ms < start and e.id not in about]
+        other = near[-1] if near else None
+    anchor = group[-1] if relation == "after" else group[0]
+    if other is None:
+        return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",
+                       (anchor,), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; nothing logged {relation}")
+    when = stamp(other.start_ms, other.source_id)
+    text = f"{when}: {other.content} ({relation} {anchor.content} at {stamp(anchor.start_ms, anchor.source_id)})."
+    return Finding("next", text, (other, anchor), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; "
+                   f"{relation} it, at {when}: {other.content}")
