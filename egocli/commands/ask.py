@@ -70,6 +70,9 @@ def render(result: asker.Answer, explain: bool, streamed: bool = False) -> None:
         ui.emit_text(result.context.text + "\n")
         for instruction, letter in result.votes:
             ui.emit_text(f"vote {letter or '-'}  <- {instruction}")
+        if result.scores:
+            ui.emit_text("scores " + "  ".join(f"{'ABCDE'[i]} {s:.2f}" for i, s in enumerate(result.scores)))
+        ui.emit_text(f"decided by: {result.decided_by}")
     if result.letter:
         conf = f" (confidence {result.confidence:.0%}, {len(result.votes)} votes)" if result.confidence else ""
         ui.emit_text(f"{result.letter}. {result.text}{conf}")
@@ -88,6 +91,7 @@ def to_json(result: asker.Answer) -> dict[str, Any]:
             "votes": [{"instruction": i, "letter": v} for i, v in result.votes],
             "citations": [asdict(c) for c in result.citations], "scope": ctx.scope.label,
             "context": ctx.text, "context_event_ids": [e.id for e in ctx.storyline.events],
+            "scores": list(result.scores), "decided_by": result.decided_by,
             "prompt_tokens": result.prompt_tokens, "output_tokens": result.output_tokens,
             "latency_s": round(result.latency_s, 3)}
 
@@ -107,6 +111,9 @@ def ask(ctx: typer.Context,
         baseline: str = typer.Option(None, "--baseline",
                                      help="'recent': no retrieval, T-CoT or HCC; the newest events before the question "
                                           "(in the bound videos) fill the budget. For comparisons."),
+        no_symbolic: bool = typer.Option(False, "--no-symbolic", help="No evidence check per option or computed "
+                                         "answers to open questions: the model alone."),
+        no_llm: bool = typer.Option(False, "--no-llm", help="No model: the symbolic answer (or a template) alone."),
         explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
         json_: bool = JSON) -> None:
     """Answer a question about the log, citing the events it rests on."""
@@ -116,7 +123,7 @@ def ask(ctx: typer.Context,
 
     req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
                            parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
-                           baseline)
+                           baseline, not no_symbolic, not no_llm)
     store = open_store(ctx, create=False)
     ctx_ = asker.assemble(store, req)  # validates the question and scope before loading any model
     with ui.Waiting("Loading models...") as waiting:
@@ -135,7 +142,7 @@ def ask(ctx: typer.Context,
             waiting.done()
             print(token, end="", flush=True)
 
-        result = asker.answer(get_llm(), ctx_, req, on_token=show if stream else None)
+        result = asker.answer(get_llm() if req.llm else None, ctx_, req, on_token=show if stream else None)
     if json_:
         ui.emit_json(to_json(result))
         return

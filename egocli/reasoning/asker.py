@@ -235,7 +235,7 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
     """Run the model on an assembled context: voted letter for choices, a sentence otherwise."""
     started = time.perf_counter()
     if ctx.checked is not None or not req.llm:
-        decided = _checked(llm if req.llm else None, ctx, req, started)
+        decided = _checked(llm if req.llm else None, ctx, req, started, on_token)
         if decided is not None:
             return decided
     if not ctx.relevant or (not ctx.storyline.events and not ctx.summaries):
@@ -247,14 +247,18 @@ def answer(llm: TextModel, ctx: Context, req: AskRequest,
     return _open(llm, ctx, req, shared, started, on_token)
 
 
-def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: float) -> Answer | None:
+def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: float,
+             on_token: Callable[[str], None] | None = None) -> Answer | None:
     """The answer with the symbolic part (neuro.py): options chosen by the scorer, or by the model's votes
-    with the scorer as a prior; an open question's computed finding, phrased. None: answer as before."""
+    with the scorer as a prior; an open question's computed finding, phrased (and checked before it is
+    shown, so it streams as one piece). None: answer as before."""
     checked = ctx.checked
     if not req.choices:
         if checked is None or checked.finding is None:
             return None if llm is not None else _template(ctx, req, started)
         text, prompt_tokens, out_tokens, by = neuro.phrase(llm, checked.finding, req.question)
+        if on_token is not None:
+            on_token(text)
         cites = [citation(ctx, ev) for ev in checked.finding.events]
         return Answer(req.question, ctx.question, None, text, None, [], cites, ctx, prompt_tokens, out_tokens,
                       time.perf_counter() - started, decided_by="symbolic" if by == "template" else "model")
@@ -264,10 +268,12 @@ def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: floa
     decision = neuro.choose(checked, [v for _, v in ballot.votes] if ballot else None, len(req.choices))
     if decision.letter is None and ballot is None:
         return None if llm is not None else _template(ctx, req, started)
-    chosen = req.choices[letters_for(len(req.choices)).index(decision.letter)] if decision.letter else None
+    letters = letters_for(len(req.choices))
+    chosen = req.choices[letters.index(decision.letter)] if decision.letter else None
     text = prompts.normalise_choice(chosen) if chosen is not None else NOTHING
-    share = (decision.totals[letters_for(len(req.choices)).index(decision.letter)] / max(sum(decision.totals), 1e-9)
-             if decision.letter else None)
+    share = None if decision.letter is None else \
+        (sum(v == decision.letter for _, v in ballot.votes) / len(ballot.votes) if ballot else
+         checked.judgement.shares()[letters.index(decision.letter)])  # vote share, or the scorer's share
     scores = tuple(s.score for s in checked.judgement.scores) if checked and checked.judgement else ()
     return Answer(req.question, ctx.question, decision.letter, text, share, ballot.votes if ballot else [],
                   cite(ctx, text, chosen) if chosen is not None else [], ctx,
