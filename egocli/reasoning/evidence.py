@@ -108,10 +108,11 @@ class Pool:
         repeats (a recipe's name after each 'added X to ...') then do not make an event about them;
         with fewer than five events every term is salient."""
         counts = {e.id: Counter(terms.stem_all(f"{e.modality} {e.content}")) for e in events}
-        if len(events) < 5:
+        distinct = list({e.content: counts[e.id] for e in events}.values())  # a text repeated counts once
+        if len(distinct) < 5:
             return {i: set(c) for i, c in counts.items()}
-        vocab = set().union(*counts.values())
-        base = {t: sorted(c[t] for c in counts.values())[len(counts) // 2] for t in vocab}
+        vocab = set().union(*distinct)
+        base = {t: sorted(c[t] for c in distinct)[len(distinct) // 2] for t in vocab}
         return {i: {t for t, n in c.items() if n > base[t]} for i, c in counts.items()}
 
     def relevance(self, q: Query, ev: Event, salient: set[str] | None = None) -> float:

@@ -240,13 +240,29 @@ def _exists(pool: Pool, parsed: list[Option]) -> list[OptionScore]:
 
 # --- sequences --------------------------------------------------------------------------------------------
 
-def first_time(pool: Pool, item: str, context: Query, candidates: list[Event],
-               salient: dict[int, set[str]]) -> Event | None:
-    """The first event in scope about the item, among those that fit the question best: of the candidate
-    events naming the item (by their salient terms), those within 90% of the best relevance to the
-    question ('added' events for an order of adding), the earliest."""
-    iq = pool.query(item)
-    named = [e for e in candidates if terms.recall(iq.terms, salient[e.id]) >= 0.5]
+def attribute(pool: Pool, items: Sequence[str], events: Sequence[Event],
+              salient: dict[int, set[str]]) -> dict[str, list[Event]]:
+    """The events about each item: an event naming several items belongs to the one it names most (by its
+    salient terms, then how often), else the one it names first ('added butter to Cheese Baguette' is
+    about butter)."""
+    queries = {item: pool.query(item) for item in items}
+    out: dict[str, list[Event]] = {item: [] for item in items}
+    for ev in events:
+        seq = terms.stem_all(f"{ev.modality} {ev.content}")
+        ranked = []
+        for item, iq in queries.items():
+            share = terms.recall(iq.terms, salient[ev.id])
+            if share >= 0.5:
+                first = min((seq.index(t) for t in iq.terms if t in seq), default=len(seq))
+                ranked.append((share, sum(seq.count(t) for t in iq.terms), -first, item))
+        if ranked:
+            out[max(ranked)[3]].append(ev)
+    return out
+
+
+def first_time(pool: Pool, named: list[Event], context: Query) -> Event | None:
+    """The first of an item's events that fit the question best (within 90% of the best relevance to the
+    question: 'added' events for an order of adding)."""
     if not named:
         return None
     fits = [(pool.relevance(context, e), e) for e in named]
@@ -267,8 +283,8 @@ def _sequences(pool: Pool, question: str, parsed: list[Option]) -> list[OptionSc
     context = pool.query(question)
     items = list(dict.fromkeys(item.lower() for o in parsed for item in o.items))
     candidates = list({e.id: e for item in items for e in pool.search(pool.query(item))}.values())
-    salient = pool.salient(candidates)
-    times = {item: first_time(pool, item, context, candidates, salient) for item in items}
+    about = attribute(pool, items, candidates, pool.salient(candidates))
+    times = {item: first_time(pool, about[item], context) for item in items}
     out = []
     for o in parsed:
         if o.kind != opts.SEQUENCE:
