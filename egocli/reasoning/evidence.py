@@ -47,14 +47,24 @@ def strip_tags(text: str) -> str:
     return " ".join(TIME_TAG.sub(" ", text).split())
 
 
+POINT_MS = 120_000
+"""Events this close to a single moment ('at 8:00') are looked at; closeness decays over a minute."""
+LONG_MS = 1_800_000
+"""A span at least this long (a day, a morning) is a period to find the event in, not a moment to match."""
+
+
 def fit(ev: Event, span: Span) -> float:
-    """How well an event matches a span in time: intersection over union (for a single moment, 1 if the
-    event covers it)."""
+    """How well an event matches a span in time: intersection over union; for a single moment, closeness
+    (1 when the event covers it, 1/2 a minute away); for a long period, the share of the event inside it."""
     if span.end_ms <= span.start_ms:
-        return 1.0 if ev.start_ms - EDGE_MS <= span.start_ms <= ev.end_ms + EDGE_MS else 0.0
-    inter = min(ev.end_ms, span.end_ms) - max(ev.start_ms, span.start_ms)
+        gap = max(ev.start_ms - span.start_ms, span.start_ms - ev.end_ms, 0)
+        return 1.0 / (1.0 + max(gap - EDGE_MS, 0) / 60_000)
+    inter = max(min(ev.end_ms, span.end_ms) - max(ev.start_ms, span.start_ms), 0)
+    if span.end_ms - span.start_ms >= LONG_MS:
+        return min(inter / max(ev.end_ms - ev.start_ms, 1), 1.0) if inter or span.start_ms <= ev.start_ms < span.end_ms \
+            else 0.0
     union = max(ev.end_ms, span.end_ms) - min(ev.start_ms, span.start_ms)
-    return max(inter, 0) / union if union > 0 else 0.0
+    return inter / union if union > 0 else 0.0
 
 
 class Pool:
@@ -64,6 +74,7 @@ class Pool:
         self.store, self.scope, self.embedder = store, scope, embedder
         self._terms: dict[int, list[str]] = {}
         self._vecs: dict[int, np.ndarray] | None = None
+        self._stacked: tuple[list[int], np.ndarray] | None = None
         self._text_vecs: dict[str, np.ndarray] = {}
         self._rarity: dict[str, float] = {}
 
@@ -95,6 +106,13 @@ class Pool:
                                                    DENSE_LIMIT)
                     self._vecs.update(zip(ids, matrix))
         return self._vecs
+
+    def _matrix(self) -> tuple[list[int], np.ndarray]:
+        if self._stacked is None:
+            vecs = self._scope_vectors()
+            ids = list(vecs)
+            self._stacked = (ids, np.stack([vecs[i] for i in ids]) if ids else np.zeros((0, 1), np.float32))
+        return self._stacked
 
     def vec_of(self, ev: Event) -> np.ndarray | None:
         """An event's stored vector, else its text embedded now (None without an embedder)."""
@@ -129,27 +147,41 @@ class Pool:
 
     def at(self, span: Span, limit: int = 200) -> list[Event]:
         """Events overlapping a span (with a second's slack), in time order."""
-        return store_windows.overlapping(self.store, span.start_ms - EDGE_MS, span.end_ms + EDGE_MS,
-                                         span.source_id, limit)
+        pad = POINT_MS if span.end_ms <= span.start_ms else EDGE_MS
+        limit = max(limit, 2000) if span.end_ms - span.start_ms >= LONG_MS else limit
+        return store_windows.overlapping(self.store, span.start_ms - pad, span.end_ms + pad, span.source_id, limit)
+
+    def within(self, q: Query, span: Span, k: int = 30) -> list[Event]:
+        """Events of a long span (a day) that name the query's words or mean much the same."""
+        found = {e.id: e for e in self._fts(q, [(span.start_ms, span.end_ms, span.source_id)], k)}
+        if q.vec is not None and self.embedder is not None:
+            ids, matrix = vectors.in_range(self.store, self.embedder.name, self.embedder.dim, span.start_ms,
+                                           span.end_ms, span.source_id, DENSE_LIMIT)
+            for row in np.argsort(-(matrix @ q.vec))[:k] if ids else []:
+                if ids[row] not in found:
+                    found[ids[row]] = self.store.get_event(ids[row])
+        return list(found.values())
+
+    def _fts(self, q: Query, parts: list[tuple[int | None, int | None, int | None]], k: int) -> list[Event]:
+        raw = [w for w in terms.words(q.text) if w not in terms.STOP and len(w) > 1]
+        if not raw:
+            return []
+        fts = " OR ".join('"' + w + '"' for w in dict.fromkeys(raw))
+        out = []
+        for lo, hi, src in parts:
+            try:
+                out += [ev for ev, _ in store_windows.scoped_search(self.store, fts, lo, hi, src, k)]
+            except sqlite3.OperationalError as ex:
+                log.debug("fts skipped: %s", ex)
+        return out
 
     def search(self, q: Query, k: int = 30) -> list[Event]:
         """Events in scope that name the query's words (FTS, any word) or mean much the same (embeddings)."""
-        found: dict[int, Event] = {}
-        raw = [w for w in terms.words(q.text) if w not in terms.STOP and len(w) > 1]
-        if raw:
-            fts = " OR ".join('"' + w + '"' for w in dict.fromkeys(raw))
-            for lo, hi, src in units(self.scope):
-                try:
-                    rows = store_windows.scoped_search(self.store, fts, lo, hi, src, k)
-                except sqlite3.OperationalError as ex:
-                    log.debug("fts skipped: %s", ex)
-                    rows = []
-                found.update((ev.id, ev) for ev, _ in rows)
+        found: dict[int, Event] = {e.id: e for e in self._fts(q, units(self.scope), k)}
         if q.vec is not None:
-            vecs = self._scope_vectors()
-            if vecs:
-                ids = list(vecs)
-                sims = np.stack([vecs[i] for i in ids]) @ q.vec
+            ids, matrix = self._matrix()
+            if ids:
+                sims = matrix @ q.vec
                 for row in np.argsort(-sims)[:k]:
                     if ids[row] not in found:
                         try:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from egocli.errors import UsageError
 from egocli.reasoning import terms
-from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_tags
+from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_tags, relative_windows
 from egocli.timeutil import local, parse_clock, to_ms
 
 SPANS, ITEM, SEQUENCE, NONE = "spans", "item", "sequence", "none"
@@ -17,6 +16,7 @@ SPANS, ITEM, SEQUENCE, NONE = "spans", "item", "sequence", "none"
 
 _CLOCK = r"(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)"
 _CLOCK_SPAN = re.compile(rf"(?:from\s+|between\s+)?{_CLOCK}\s*(?:-|–|to|and|until|till)\s*{_CLOCK}", re.I)
+_POINT = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b", re.I)
 _THEN = re.compile(r"\s*(?:,\s*(?:and\s+)?then\s+|\bthen\b|->|→|;|,|\bfollowed by\b)\s*", re.I)
 _QUOTED = re.compile(r"\"([^\"]{3,})\"|“([^”]{3,})”")
 
@@ -83,13 +83,56 @@ def _clock_spans(text: str, scope: Scope) -> list[Span]:
             continue
         if len(m.group(1).split(":")) == 2 and len(m.group(2).split(":")) == 2:
             a, b = a * 60, b * 60  # a time of day: '9:00' is hours:minutes, not minutes:seconds
-        ref = max(scope.windows[0][0], 0) if scope.windows and scope.windows[0][0] > 0 else scope.at_ms
-        day = local(ref).replace(hour=0, minute=0, second=0, microsecond=0)
-        start = to_ms(day) + a
+        start = _day_of(scope) + a
         if not scope.windows and start > scope.at_ms:
-            start = to_ms(day - timedelta(days=1)) + a
+            start -= 86_400_000
         out.append(Span(start, start + max(b - a, 0), None))
     return out
+
+
+def _day_of(scope: Scope) -> int:
+    ref = scope.windows[0][0] if scope.windows and scope.windows[0][0] > 0 else scope.at_ms
+    return to_ms(local(ref).replace(hour=0, minute=0, second=0, microsecond=0))
+
+
+def _point_spans(text: str, scope: Scope) -> list[Span]:
+    """'at 8:00', 'around 2 pm', '14:30': moments on the scope's day (the day before when that is later
+    than the moment of asking); in the one bound video, a lone 'm:ss' is an offset."""
+    out = []
+    for m in _POINT.finditer(text):
+        if m.group(4) is not None:
+            hours, minutes, half = int(m.group(4)), int(m.group(5)), ""
+        else:
+            hours, minutes, half = int(m.group(1)), int(m.group(2) or 0), m.group(3).lower().replace(".", "")
+        if len(scope.videos) == 1 and not half:
+            at = scope.videos[0].start_ms + (hours * 60 + minutes) * 1000
+            out.append(Span(at, at, scope.videos[0].source_id))
+            continue
+        if scope.videos or hours > 23 or minutes > 59 or (half and not 1 <= hours <= 12):
+            continue
+        hours = hours % 12 + (12 if half == "pm" else 0) if half else hours
+        at = _day_of(scope) + (hours * 60 + minutes) * 60_000
+        if not scope.windows and at > scope.at_ms:
+            at -= 86_400_000
+        out.append(Span(at, at, None))
+    return out
+
+
+def _day_spans(text: str, scope: Scope) -> list[Span]:
+    """'yesterday', 'last Tuesday', 'Monday morning', '3 days ago': the days or parts of days named."""
+    if scope.videos:
+        return []
+    return [Span(lo, hi, None) for (lo, hi), _ in relative_windows(text, scope.at_ms)]
+
+
+def _leftover(text: str) -> bool:
+    """Whether a text says more than a time: content words beyond clock and day expressions."""
+    rest = _POINT.sub(" ", _CLOCK_SPAN.sub(" ", text.lower()))
+    for _, words in relative_windows(rest, 0):
+        rest = rest.replace(words, " ")
+    rest = re.sub(r"\b(?:at|around|about|on|in|the|from|to|between|and|until|o'clock|"
+                  r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", " ", rest)
+    return bool(terms.terms(rest))
 
 
 def split_items(text: str) -> list[str]:
@@ -109,9 +152,10 @@ def _kind(text: str, scope: Scope, videos: dict[int, BoundVideo]) -> tuple[str, 
             return SPANS, tuple(_tag_spans(text, videos)), ""
         except UsageError as ex:
             return NONE, (), str(ex)
-    spans = _clock_spans(text, scope)
-    if spans:
-        return SPANS, tuple(spans), ""
+    if not _leftover(text):
+        spans = _clock_spans(text, scope) or _point_spans(text, scope) or _day_spans(text, scope)
+        if spans:
+            return SPANS, tuple(spans), ""
     if not terms.terms(text):
         return NONE, (), "no words to look for"
     return ITEM, (), ""

@@ -26,7 +26,7 @@ from egocli.models.base import Embedder
 from egocli.reasoning import options as opts
 from egocli.reasoning import terms
 from egocli.reasoning.answer import letters_for
-from egocli.reasoning.evidence import Pool, Query, fit, strip_tags
+from egocli.reasoning.evidence import LONG_MS, Pool, Query, fit, strip_tags
 from egocli.reasoning.options import Option, Span
 from egocli.reasoning.scope import Scope
 from egocli.store import Event, Store
@@ -128,7 +128,9 @@ def _relation(question: str) -> tuple[str, str] | None:
 # --- time spans -------------------------------------------------------------------------------------------
 
 def _spans(pool: Pool, question: str, parsed: list[Option]) -> list[OptionScore]:
-    at = {(o.index, i): pool.at(span) for o in parsed for i, span in enumerate(o.spans)}
+    plain = pool.query(question)
+    at = {(o.index, i): pool.within(plain, span) if span.end_ms - span.start_ms >= LONG_MS else pool.at(span)
+          for o in parsed for i, span in enumerate(o.spans)}
     found = [set().union(*(set(pool.terms_of(e)) for i in range(len(o.spans)) for e in at[(o.index, i)]))
              for o in parsed if o.kind == opts.SPANS]
     phrases = opts.quoted(question)
@@ -151,7 +153,19 @@ def _spans(pool: Pool, question: str, parsed: list[Option]) -> list[OptionScore]
         best = tuple(e for _, e in sorted(per_span, key=lambda p: -p[0]) if e is not None)
         out.append(OptionScore(letters_for(5)[o.index], o.kind, score, best[:3],
                                f"{len(per_span)} span(s), {sum(e is not None for _, e in per_span)} with events"))
-    return out
+    return _newest_first(pool, parsed, out) if pool.scope.backwards else out
+
+
+def _newest_first(pool: Pool, parsed: list[Option], scored: list[OptionScore]) -> list[OptionScore]:
+    """For 'when did I last ...': of the options whose evidence is nearly as strong as the best (80%),
+    the latest gets a bonus of 0.1, since the most recent time answers."""
+    top = max((s.score for s in scored), default=0.0)
+    close = [o for o, s in zip(parsed, scored) if top > 0 and s.score >= 0.8 * top and o.spans]
+    if len(close) < 2:
+        return scored
+    latest = max(close, key=lambda o: max(sp.start_ms for sp in o.spans)).index
+    return [OptionScore(s.letter, s.kind, min(s.score + 0.1, 1.0), s.events, s.detail + ", the latest")
+            if i == latest else s for i, s in enumerate(scored)]
 
 
 # --- things and actions -----------------------------------------------------------------------------------
