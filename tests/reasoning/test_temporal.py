@@ -130,3 +130,33 @@ def test_no_symbolic_leaves_open_questions_to_the_model(week):
     model = ScriptedModel("Line: nothing\nAnswer: nothing relevant in the log.")
     ans = _ask(week, "How many times did I take my pills?", llm=model, symbolic=False)
     assert ans.text == asker.NOTHING and ans.context.checked is None
+
+
+def _choose(week, question: str, choices: list[str]) -> asker.Answer:
+    store, emb = week
+    req = asker.AskRequest(question, tuple(choices), at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, emb), req)
+
+
+def test_day_options_for_a_last_time_question_pick_the_latest_day_with_it(week):
+    ans = _choose(week, "When did I last water the basil?", ["on Monday", "on Thursday", "on Friday", "yesterday"])
+    assert ans.letter == "C"  # Friday (yesterday is Friday too, but repeated days are the same span)
+    assert ans.context.checked.judgement.mode == "spans"
+
+
+def test_clock_options_on_the_scoped_day(week):
+    ans = _choose(week, "When did I take my pill on Thursday?", ["at 8:00", "at 12:30", "around 7 pm"])
+    assert ans.letter == "A"
+
+
+def test_people_and_places_found_in_scope(week):
+    assert _choose(week, "Who did I phone on Thursday?", ["my boss", "my mother", "the plumber"]).letter == "B"
+    ans = _choose(week, "Where did I put my passport?", ["on the kitchen table", "in the top drawer of the desk",
+                                                        "in the car"])
+    assert ans.letter == "B" and ans.decided_by == "symbolic"
+
+
+def test_what_came_after_as_options(week):
+    ans = _choose(week, "What did I do after feeding the cat?", ["washed the cat's bowl", "walked the dog",
+                                                                 "watered the basil"])
+    assert ans.letter == "A" and ans.context.checked.judgement.mode == "relation"
