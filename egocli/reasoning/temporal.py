@@ -125,10 +125,10 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
     groups = occurrences(found)
     if form == "count":
-        times = ", ".join(stamp(g[0].start_ms, g[0].source_id) for g in groups[-8:])
-        text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({times})."
-        return Finding(form, text, tuple(g[0] for g in groups[-5:][::-1]),
-                       f"{phrase}: {len(groups)} occurrences, at {times}")
+        shown = [g[0] for g in groups[-5:]]  # the latest five, cited in the order the answer gives them
+        times = ", ".join(stamp(e.start_ms, e.source_id) for e in shown)
+        text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({'the last five: ' if len(groups) > 5 else ''}{times})."
+        return Finding(form, text, tuple(shown), f"{phrase}: {len(groups)} occurrences, at {times}")
     if form == "duration":
         last = groups[-1]
         total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)

@@ -3,12 +3,14 @@ how long, what after/before, whether before, where; paraphrases; nothing in the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from egocli.models.fake import ScriptedModel
 from egocli.reasoning import asker, temporal
 from egocli.store import NewEvent, Store
-from egocli.timeutil import format_local, parse_time_ms
+from egocli.timeutil import format_local, local, parse_time_ms
 
 from .minilm import indexed
 
@@ -160,3 +162,21 @@ def test_what_came_after_as_options(week):
     ans = _choose(week, "What did I do after feeding the cat?", ["washed the cat's bowl", "walked the dog",
                                                                  "watered the basil"])
     assert ans.letter == "A" and ans.context.checked.judgement.mode == "relation"
+
+
+def test_every_time_an_answer_gives_is_a_cited_events_time(week):
+    """The first time an answer names is its first citation's; every other time is a cited event's start or end
+    (how long: the last occurrence ends at its last event)."""
+    store, _ = week
+    fmt = "%a %d %b %H:%M:%S"
+    for question in ("How many times did I take my pills?", "When did I last water the basil?",
+                     "Where is my passport?", "Did I call mum before I went to the pharmacy?",
+                     "What did I do after I fed the cat?", "How long did I walk the dog?"):
+        ans = _ask(week, question)
+        given = re.findall(r"\w{3} \d{2} \w{3} \d{2}:\d{2}:\d{2}", ans.text)
+        cited = [store.get_event(c.event_id) for c in ans.citations]
+        assert given and given[0] == local(cited[0].start_ms).strftime(fmt), (question, ans.text)
+        run = temporal.occurrences(sorted(cited, key=lambda e: e.start_ms))
+        ends = {local(max(e.end_ms for e in g)).strftime(fmt) for g in run}
+        ends |= {local(e.end_ms).strftime(fmt) for e in store.events() if e.content == cited[0].content}
+        assert set(given) <= {local(e.start_ms).strftime(fmt) for e in cited} | ends, (question, ans.text)
