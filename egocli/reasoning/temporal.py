@@ -16,26 +16,43 @@ from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
+from egocli.timeutil import local
 
 OCCURRENCE_GAP_MS = 120_000
 """Matching events closer than this are one occurrence (one bout of watering, not twelve narrations)."""
 SEARCH_K = 200
 """Candidates read per scope unit when counting."""
 
-_TAIL = (r"(?:\s+(?:today|yesterday|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
-         r"on \w+day|in the (?:last|past) .+|during the week|this week|so far|recently|lately))*\s*\??$")
+_WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
+         r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
+         r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
+         r"the last time)")
+_TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
+_LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
+"""Time words before or after the question proper: the scope reads them; the form ignores them."""
 _FORMS = [
-    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i )?(.+?)" + _TAIL)),
-    ("last", re.compile(r"^(?:when (?:did|have) i last|when was the last time (?:that )?i|when did i most recently|"
-                        r"what time did i last|the last time i|when last did i) (.+?)" + _TAIL)),
-    ("count", re.compile(r"^(?:how many times|how often) (?:did|have|had|do) i (.+?)" + _TAIL)),
-    ("duration", re.compile(r"^(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
-                            r"how much time did i spend) (.+?)" + _TAIL)),
-    ("next", re.compile(r"^what (?:did i do|happened|was i doing|came) (?:right |just |straight )?"
+    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)" + _TAIL)),
+    ("last", re.compile(r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
+                        r"what time did i(?: last)?|(?:the )?last time (?:that )?i|when last did i) (.+?)"
+                        r"(?: last| most recently)?" + _TAIL)),
+    ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + _TAIL)),
+    ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + _TAIL)),
+    ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
+                            r"how much time did i spend) (.+?)(?: for)?" + _TAIL)),
+    ("duration", re.compile(r"^how long (?:did|was) (?:the |my )?(.+?)(?: take| last)?" + _TAIL)),
+    ("next", re.compile(r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
                         r"(after|before) (?:i )?(.+?)" + _TAIL)),
+    ("next", re.compile(r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)" + _TAIL)),
     ("where", re.compile(r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
                          r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)" + _TAIL)),
 ]
+
+
+def _phrases(form: str, groups: tuple[str, ...]) -> tuple[str, ...]:
+    """A form's phrases from its match ('how many capsules did I take' -> 'take capsules')."""
+    if form == "count" and len(groups) == 2:
+        return (f"{groups[1]} {groups[0]}",)
+    return tuple(g.strip(" ?.,") for g in groups)
 
 
 @dataclass(frozen=True)
@@ -54,11 +71,11 @@ class Finding:
 
 def parse_form(question: str) -> tuple[str, tuple[str, ...]] | None:
     """(form, its phrases) for a question of a known form, else None."""
-    text = re.sub(r"\s+", " ", question.strip().lower())
+    text = _LEAD.sub("", re.sub(r"\s+", " ", question.strip().lower()))
     for form, pattern in _FORMS:
         m = pattern.match(text)
         if m:
-            return form, tuple(g.strip(" ?.") for g in m.groups())
+            return form, _phrases(form, m.groups())
     return None
 
 
@@ -79,13 +96,15 @@ class Matcher:
 
     def _about(self, q: Query, ev: Event) -> bool:
         own = set(self.pool.terms_of(ev))
-        share = terms.recall(q.terms, own, q.weights)
-        plain = terms.recall(q.terms, own)
+        heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
+        plain = terms.recall(heavy, own)
         cosine = 0.0
         if q.vec is not None:
             vec = self.pool.vec_of(ev)
             cosine = float(vec @ q.vec) if vec is not None else 0.0
-        return plain >= 0.66 or (share >= 0.5 and cosine >= 0.5) or cosine >= 0.62
+        # every content word of the phrase (light verbs aside), most of them with a close meaning, or a very
+        # close meaning alone: 'turn on the kettle' is not 'take the kettle'
+        return plain >= 0.99 or (plain >= 0.5 and cosine >= 0.6) or cosine >= 0.72
 
 
 def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS) -> list[list[Event]]:
@@ -131,10 +150,13 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
         return Finding(form, text, tuple(shown), f"{phrase}: {len(groups)} occurrences, at {times}")
     if form == "duration":
         last = groups[-1]
+        took = max(e.end_ms for e in last) - last[0].start_ms
         total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
-        text = (f"About {_duration(total)} in all, over {len(groups)} occurrence(s); the last from "
-                f"{stamp(last[0].start_ms, last[0].source_id)} to {stamp(max(e.end_ms for e in last), last[0].source_id)}.")
-        return Finding(form, text, (last[0],), f"{phrase}: {_duration(total)} over {len(groups)} occurrences")
+        text = (f"{_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
+                f"{stamp(max(e.end_ms for e in last), last[0].source_id)}"
+                + (f" (the last of {len(groups)} times, {_duration(total)} in all)." if len(groups) > 1 else "."))
+        return Finding(form, text, (last[0],), f"{phrase}: the last time took {_duration(took)}"
+                       + (f"; {len(groups)} times, {_duration(total)} in all" if len(groups) > 1 else ""))
     last = groups[-1][-1]
     when = stamp(last.start_ms, last.source_id)
     lead = "Last seen" if form == "where" else "Last time"
@@ -148,10 +170,14 @@ def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
         missing = first if not a else second
         return Finding("order", f"Nothing in the log about \"{missing}\".", tuple((a or b)[:1]),
                        f"no event about {missing}")
-    ea, eb = a[0], b[0]
-    holds = ea.start_ms < eb.start_ms if relation == "before" else ea.start_ms > eb.start_ms
+    eb = b[-1]  # the latest time of the reference; the asked action that day, on the asked side of it
+    day = [e for e in a if local(e.start_ms).date() == local(eb.start_ms).date()] or a
+    side = [e for e in day if (e.start_ms < eb.start_ms if relation == "before" else e.start_ms > eb.start_ms)]
+    ea = (side[0] if relation == "before" else side[-1]) if side else \
+        min(day, key=lambda e: abs(e.start_ms - eb.start_ms))
+    holds = bool(side)
     ta, tb = stamp(ea.start_ms, ea.source_id), stamp(eb.start_ms, eb.source_id)
-    text = f"{'Yes' if holds else 'No'}: first {ta}: {ea.content}; and {tb}: {eb.content}."
+    text = f"{'Yes' if holds else 'No'}: {ta}: {ea.content}; {tb}: {eb.content}."
     return Finding("order", text, (ea, eb), f"{first} first at {ta}; {second} first at {tb}; "
                    f"so {first} {relation} {second}: {'yes' if holds else 'no'}")
 

@@ -15,7 +15,8 @@ STOP = frozenset(
     "whom why will with would you your yours yourself which these each any all both few more most "
     "many much times time last first next ago today yesterday tonight morning afternoon evening night week "
     "video participant person user log please tell know did does something anything happen happened "
-    "one two three four five six seven eight nine ten also just about around again still ever".split())
+    "one two three four five six seven eight nine ten also just about around again still ever monday tuesday "
+    "wednesday thursday friday saturday sunday earlier later recently lately total".split())
 """Words that carry no content for matching (function words, question words, time words)."""
 
 SYNONYMS = {"meds": "medication", "medicine": "medication", "pill": "medication", "tablet": "medication",
