@@ -7,6 +7,7 @@ An answer's time is always the time of the first event it cites."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder
@@ -91,10 +92,18 @@ class Matcher:
         q = self.pool.query(phrase, self.pool.rarity(phrase))
         if not q.terms:
             return []
-        found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms and self._about(q, e)]
-        return sorted(found, key=lambda e: (e.start_ms, e.id))
+        found = [(self._about(q, e), e) for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
+        best = max((tier for tier, _ in found), default=0)
+        return sorted((e for tier, e in found if tier and tier == best), key=lambda e: (e.start_ms, e.id))
 
-    def _about(self, q: Query, ev: Event) -> bool:
+    def between(self, a: Event, b: Event) -> int:
+        """How many events of a's source start strictly between two events (at most 2 counted)."""
+        inside = store_windows.overlapping(self.pool.store, a.start_ms + 1, b.start_ms, a.source_id, 8)
+        return sum(1 for e in inside if a.start_ms < e.start_ms < b.start_ms and e.id not in (a.id, b.id))
+
+    def _about(self, q: Query, ev: Event) -> int:
+        """0: not about the phrase; 2: names every content word; 1: close in meaning. Only the strongest
+        tier found is kept ('scrub the pan' does not fall back on 'cleaning the pan' when it is logged)."""
         own = set(self.pool.terms_of(ev))
         heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
         plain = terms.recall(heavy, own)
@@ -104,14 +113,19 @@ class Matcher:
             cosine = float(vec @ q.vec) if vec is not None else 0.0
         # every content word of the phrase (light verbs aside), most of them with a close meaning, or a very
         # close meaning alone: 'turn on the kettle' is not 'take the kettle'
-        return plain >= 0.99 or (plain >= 0.5 and cosine >= 0.6) or cosine >= 0.72
+        return 2 if plain >= 0.99 else 1 if (plain >= 0.5 and cosine >= 0.6) or cosine >= 0.72 else 0
 
 
-def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS) -> list[list[Event]]:
-    """Events in time order grouped into occurrences: a new one starts after a gap longer than gap_ms."""
+def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
+                between: Callable[[Event, Event], int] | None = None) -> list[list[Event]]:
+    """Events in time order grouped into occurrences: one goes on while the next match follows within
+    gap_ms with at most one other event between (a glance at the phone during a walk); narrated actions
+    repeated between other actions ('slice the chicken' five times) count each time."""
     out: list[list[Event]] = []
     for ev in events:
-        if out and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms:
+        last = out[-1][-1] if out else None
+        if last is not None and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms and \
+                (between is None or between(last, ev) <= 1):
             out[-1].append(ev)
         else:
             out.append([ev])
@@ -142,7 +156,7 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
     found = matcher.matches(phrase)
     if not found:
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    groups = occurrences(found)
+    groups = occurrences(found, between=matcher.between)
     if form == "count":
         shown = [g[0] for g in groups[-5:]]  # the latest five, cited in the order the answer gives them
         times = ", ".join(stamp(e.start_ms, e.source_id) for e in shown)
@@ -187,7 +201,7 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
     found = matcher.matches(phrase)
     if not found:
         return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    group = occurrences(found)[-1]
+    group = occurrences(found, between=matcher.between)[-1]
     about = {e.id for e in found}
     if relation == "after":
         end = max(e.end_ms for e in group)
