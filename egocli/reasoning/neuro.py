@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from egocli.models.base import Embedder, TextModel
 from egocli.reasoning import symbolic, temporal, verdict
+from egocli.reasoning.answer import ANSWER_MARK, split_open
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer, approx_tokens
 from egocli.store import Store
@@ -74,6 +75,7 @@ def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> t
     prompt = f"Facts: {finding.facts}\nQuestion: {question}\nAnswer in one sentence:"
     msgs = [{"role": "system", "content": PHRASE_SYSTEM}, {"role": "user", "content": prompt}]
     reply = "".join(llm.generate(msgs, max_tokens=80, temperature=0.0, stop=["\n\n"])).strip()
+    reply = split_open(reply)[1] if ANSWER_MARK.search(reply) else reply  # a 'Line: ... / Answer: ...' habit
     used = llm.count_tokens(PHRASE_SYSTEM + prompt), llm.count_tokens(reply)
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
             or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(finding.facts + " " + question)):
