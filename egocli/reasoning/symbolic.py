@@ -100,7 +100,7 @@ def judge(store: Store, scope: Scope, question: str, choices: Sequence[str],
     elif kinds and relation is not None:
         mode, scores = "relation", _related(pool, question, relation, parsed)
     elif kinds:
-        mode, scores = "exists", _exists(pool, parsed)
+        mode, scores = "exists", _exists(pool, parsed, question)
     return Judgement(mode, tuple(scores), tuple(parsed))
 
 
@@ -235,20 +235,25 @@ def _related(pool: Pool, question: str, relation: tuple[str, str], parsed: list[
     return out
 
 
-def _exists(pool: Pool, parsed: list[Option]) -> list[OptionScore]:
-    """Options by how much of them the scope holds: rare words weigh more; plus the best single match."""
+def _exists(pool: Pool, parsed: list[Option], question: str = "") -> list[OptionScore]:
+    """Options by how much of them the scope holds (rare words weigh more), and by their best match, which
+    counts more when the same event also bears on the question ('who told me the deadline moved?': the
+    person named beside the deadline, not any person in the log)."""
+    q = pool.query(question) if question else None
     out = []
     for o in parsed:
         if o.kind == opts.NONE:
             out.append(_empty(o))
             continue
         oq = pool.query(o.text, pool.rarity(o.text))
-        matches = sorted(((pool.relevance(oq, e), e) for e in pool.search(oq)), key=lambda p: -p[0])
-        held = set().union(*(set(pool.terms_of(e)) for _, e in matches)) if matches else set()
+        found = pool.search(oq)
+        held = set().union(*(set(pool.terms_of(e)) for e in found)) if found else set()
         coverage = terms.recall(oq.terms, held, oq.weights)
-        best = matches[0][0] if matches else 0.0
+        joint = sorted(((pool.relevance(oq, e) * (0.5 + 0.5 * pool.relevance(q, e) if q else 1.0), e)
+                        for e in found), key=lambda p: -p[0])
+        best = joint[0][0] if joint else 0.0
         out.append(OptionScore(letters_for(5)[o.index], o.kind, 0.5 * coverage + 0.5 * best,
-                               tuple(e for _, e in matches[:2]), f"found {coverage:.0%} of its words"))
+                               tuple(e for _, e in joint[:2]), f"found {coverage:.0%} of its words"))
     return out
 
 
