@@ -19,7 +19,8 @@ from .conftest import AT, build_log
 
 def test_citations_point_at_real_events(store):
     ids = build_log(store)
-    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3)
+    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3,
+                           symbolic=False)  # the model's votes (tests/reasoning/test_symbolic.py: the scorer's)
     result = asker.ask(store, EchoModel(), req)
     assert result.letter == "A" and result.confidence == 1.0 and len(result.votes) == 3
     assert result.citations and result.citations[0].event_id == ids["keys"]
