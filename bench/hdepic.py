@@ -11,7 +11,8 @@ skipped, so a killed run resumes where it stopped. Each row records a fingerprin
 source, so `table` never mixes rows of different method versions unless --any-version is given.
 Only inputs/question/choices/correct_idx are read from the question files (never `metadata`).
 
-`votes1` is not run separately when `full` ran: its prediction is full's first prompt variant, which is the
+`no-llm` loads no model (the symbolic scorer answers alone), so `--configs no-llm` runs all 305 questions in
+minutes. `votes1` is not run separately when `full` ran: its prediction is full's first prompt variant, which is the
 same prompt decoded greedily (rows say `"derived": "full"`, and carry no latency of their own; bench/ask.py
 times 1 vote against 5). `--shard K/N` takes every N-th question from the K-th, so N runners (one llama.cpp
 thread each) can share the cores; give `table` all their files.
@@ -38,7 +39,9 @@ CONFIGS = {
     "no-hcc": replace(FULL, hcc=False),
     "votes1": replace(FULL, votes=1),  # derived from full's first variant when full ran
     "no-tcot": replace(FULL, tcot=False),
-    "recent": replace(FULL, hcc=False, tcot=False, baseline="recent"),
+    "no-symbolic": replace(FULL, symbolic=False),  # the model alone, as before issue 21
+    "no-llm": replace(FULL, llm=False),  # the symbolic scorer alone: fast, no model loaded
+    "recent": replace(FULL, hcc=False, tcot=False, symbolic=False, baseline="recent"),
     "budget600": replace(FULL, budget=600),
     "budget1200": replace(FULL, budget=1200),  # the former default: more context recall, the same accuracy on 66 questions
 }
@@ -75,12 +78,12 @@ def run(args: argparse.Namespace) -> None:
 
     settings = load_settings()
     store = Store.open(settings.db, create=False)
-    llm = registry.load("llm", settings)
+    configs = [c for c in CONFIGS if c in args.configs.split(",")]
+    llm = registry.load("llm", settings) if any(CONFIGS[c].llm for c in configs) else None
     embedder = registry.load("embedder", settings)
     version = method_version()
     done = _done(args.out)
     stop = _deadline(args.until)
-    configs = [c for c in CONFIGS if c in args.configs.split(",")]
     items = evaluate.interleave(sorted((args.data / "questions").glob("*.json")))[: args.limit]
     shard, shards = (int(x) for x in args.shard.split("/"))
     items = items[shard::shards]

@@ -44,6 +44,9 @@ def render(result: asker.Answer, explain: bool, streamed: bool = False) -> None:
         ui.emit_text(result.context.text + "\n")
         for instruction, letter in result.votes:
             ui.emit_text(f"vote {letter or '-'}  <- {instruction}")
+        if result.scores:
+            ui.emit_text("scores " + "  ".join(f"{'ABCDE'[i]} {s:.2f}" for i, s in enumerate(result.scores)))
+        ui.emit_text(f"decided by: {result.decided_by}")
     if result.letter:
         conf = f" (confidence {result.confidence:.0%}, {len(result.votes)} votes)" if result.confidence else ""
         ui.emit_text(f"{result.letter}. {result.text}{conf}")
@@ -62,6 +65,7 @@ def to_json(result: asker.Answer) -> dict[str, Any]:
             "votes": [{"instruction": i, "letter": v} for i, v in result.votes],
             "citations": [asdict(c) for c in result.citations], "scope": ctx.scope.label,
             "context": ctx.text, "context_event_ids": [e.id for e in ctx.storyline.events],
+            "scores": list(result.scores), "decided_by": result.decided_by,
             "prompt_tokens": result.prompt_tokens, "output_tokens": result.output_tokens,
             "latency_s": round(result.latency_s, 3)}
 
@@ -81,6 +85,9 @@ def ask(ctx: typer.Context,
         baseline: str = typer.Option(None, "--baseline",
                                      help="'recent': no retrieval, T-CoT or HCC; the newest events before the question "
                                           "(in the bound videos) fill the budget. For comparisons."),
+        no_symbolic: bool = typer.Option(False, "--no-symbolic", help="No evidence check per option or computed "
+                                         "answers to open questions: the model alone."),
+        no_llm: bool = typer.Option(False, "--no-llm", help="No model: the symbolic answer (or a template) alone."),
         explain: bool = typer.Option(False, "--explain", help="Print the context and each variant's vote."),
         llm: str = LLM, json_: bool = JSON) -> None:
     """Answer a question about the log, citing the events it rests on."""
@@ -91,19 +98,20 @@ def ask(ctx: typer.Context,
 
     req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
                            parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
-                           baseline)
+                           baseline, not no_symbolic, not no_llm)
     store = open_store(ctx, create=False)
     scope = AskService.scope(store, req)  # checks the question and scope before loading any model
     with ui.Waiting("Loading models...") as waiting:
-        service = AskService.from_settings(settings(ctx), warn=ui.warn)
+        service = AskService.from_settings(settings(ctx), warn=ui.warn, with_llm=req.llm)
         waiting.update("Preparing the log (vectors, summaries)...")
         prepared = service.prepare(store, req, scope)
         if prepared.missing:
             ui.warn(f"{prepared.missing} summaries missing in this scope: run `egocli summarize`")
         evidence = service.evidence(store, req, scope)
         stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
-        waiting.update("Waiting for the language model to load...")
-        service.llm()
+        if req.llm:
+            waiting.update("Waiting for the language model to load...")
+            service.llm()
         n = len(evidence.storyline.events)
         waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(evidence.summaries)} summaries"
                        + (f", {req.votes} votes..." if req.choices else "..."))

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from egocli.errors import InputError, UsageError
-from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, prompts, retrieval, tcot
+from egocli.models.base import Embedder, PrefixCachedModel, TextModel
+from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.store import Event, Store
@@ -52,6 +52,10 @@ class AskRequest:
     """Pick windows around anchors and hits (off: an even sample of the scope)."""
     baseline: str | None = None
     """'recent': no retrieval, T-CoT or HCC, just the newest events before the question up to the budget."""
+    symbolic: bool = True
+    """Check options against their own evidence and compute open-question forms in code (neuro.py)."""
+    llm: bool = True
+    """Ask the model (off: the symbolic answer, or a template, alone)."""
 
     @property
     def tokens(self) -> int:
@@ -77,6 +81,8 @@ class Context:
     """Retrieved events, best first."""
     relevant: bool
     """False when nothing in the scope matches the question."""
+    checked: neuro.Checked | None = None
+    """The symbolic part: per-option scores and evidence, or an open question's computed finding."""
 
     @property
     def text(self) -> str:
@@ -84,6 +90,8 @@ class Context:
         parts = []
         if self.summaries:
             parts.append("Summaries:\n" + hcc.render(self.summaries))
+        if self.checked is not None and self.checked.block:
+            parts.append(self.checked.block)
         if self.storyline.text:
             parts.append("Events:\n" + self.storyline.text)
         return "\n\n".join(parts)
@@ -129,6 +137,10 @@ class Answer:
     """Generated tokens over all variants."""
     latency_s: float
     """Seconds from question to answer."""
+    scores: tuple[float, ...] = ()
+    """The symbolic scorer's score per option (empty without it)."""
+    decided_by: str = "model"
+    """Which part chose: 'model', 'symbolic' (scorer or computed finding), 'template' or 'none'."""
 
 
 MAX_QUESTION_CHARS = 2000
@@ -160,10 +172,12 @@ def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | Non
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
     summaries = hcc.select(store, scope, req.question, req.tokens // 4, embedder, qvec) if req.hcc else []
-    used = sum(tcot.approx_tokens(s.text) + 8 for s in summaries)
+    checked = neuro.check(store, scope, req.question, req.choices, embedder) if req.symbolic else None
+    used = sum(tcot.approx_tokens(s.text) + 8 for s in summaries) + (checked.tokens if checked else 0)
     story = tcot.build(store, scope, hits, [req.question, *req.choices], req.tokens - used, req.tcot)
     is_relevant = bool(scope.tags) or bool(retrieval.relevant(hits)) or (bool(scope.videos) and bool(story.events))
-    return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant)
+    return Context(scope, prompts.rewrite_question(req.question, scope), story, summaries, hits, is_relevant,
+                   checked)
 
 
 def assemble(store: Store, req: AskRequest, embedder: Embedder | None = None) -> Context:
@@ -211,10 +225,14 @@ def citation(ctx: Context, ev: Event) -> Citation:
     return Citation(ev.id, format_local(ev.start_ms), offset, ev.content)
 
 
-def answer(llm: PrefixCachedModel, ctx: Context, req: AskRequest,
+def answer(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest,
            on_token: Callable[[str], None] | None = None) -> Answer:
     """Run the model on an assembled context: voted letter for choices, a sentence otherwise."""
     started = time.perf_counter()
+    if ctx.checked is not None or not req.llm:
+        decided = _checked(llm if req.llm else None, ctx, req, started, on_token)
+        if decided is not None:
+            return decided
     if not ctx.relevant or (not ctx.storyline.events and not ctx.summaries):
         return Answer(req.question, ctx.question, None, NOTHING, None, [], [], ctx, 0, 0,
                       time.perf_counter() - started)
@@ -222,6 +240,49 @@ def answer(llm: PrefixCachedModel, ctx: Context, req: AskRequest,
     if req.choices:
         return _vote(llm, ctx, req, shared, started)
     return _open(llm, ctx, req, shared, started, on_token)
+
+
+def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: float,
+             on_token: Callable[[str], None] | None = None) -> Answer | None:
+    """The answer with the symbolic part (neuro.py): options chosen by the scorer, or by the model's votes
+    with the scorer as a prior; an open question's computed finding, phrased (and checked before it is
+    shown, so it streams as one piece). None: answer as before."""
+    checked = ctx.checked
+    if not req.choices:
+        if checked is None or checked.finding is None:
+            return None if llm is not None else _template(ctx, req, started)
+        text, prompt_tokens, out_tokens, by = neuro.phrase(llm, checked.finding, req.question)
+        if on_token is not None:
+            on_token(text)
+        cites = [citation(ctx, ev) for ev in checked.finding.events]
+        return Answer(req.question, ctx.question, None, text, None, [], cites, ctx, prompt_tokens, out_tokens,
+                      time.perf_counter() - started, decided_by="symbolic" if by == "template" else "model")
+    ballot = None
+    if llm is not None and not neuro.decisive(checked) and ctx.relevant and ctx.storyline.events:
+        ballot = _vote(llm, ctx, req, prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms), started)
+    decision = neuro.choose(checked, [v for _, v in ballot.votes] if ballot else None, len(req.choices))
+    if decision.letter is None and ballot is None:
+        return None if llm is not None else _template(ctx, req, started)
+    letters = letters_for(len(req.choices))
+    chosen = req.choices[letters.index(decision.letter)] if decision.letter else None
+    text = prompts.normalise_choice(chosen) if chosen is not None else NOTHING
+    share = None if decision.letter is None else \
+        (sum(v == decision.letter for _, v in ballot.votes) / len(ballot.votes) if ballot else
+         checked.judgement.shares()[letters.index(decision.letter)])  # vote share, or the scorer's share
+    scores = tuple(s.score for s in checked.judgement.scores) if checked and checked.judgement else ()
+    return Answer(req.question, ctx.question, decision.letter, text, share, ballot.votes if ballot else [],
+                  cite(ctx, text, chosen) if chosen is not None else [], ctx,
+                  ballot.prompt_tokens if ballot else 0, ballot.output_tokens if ballot else 0,
+                  time.perf_counter() - started, scores, decision.decided_by)
+
+
+def _template(ctx: Context, req: AskRequest, started: float) -> Answer:
+    """Without the model and without a symbolic answer: the best retrieved event, or nothing."""
+    best = best_hit(ctx) if ctx.relevant and not req.choices else None
+    text = f"{best.content} ({format_local(best.start_ms)})" if best is not None else NOTHING
+    cites = [citation(ctx, best)] if best is not None else []
+    return Answer(req.question, ctx.question, None, text, None, [], cites, ctx, 0, 0,
+                  time.perf_counter() - started, decided_by="template" if best is not None else "none")
 
 
 _WORDS = re.compile(r"[a-z0-9]+")

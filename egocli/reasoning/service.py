@@ -99,15 +99,19 @@ class AskService:
 
     @classmethod
     def from_settings(cls, settings: Settings, preparation: Preparation = FULL,
-                      warn: Callable[[str], None] = log.warning, background: bool = True) -> AskService:
+                      warn: Callable[[str], None] = log.warning, background: bool = True,
+                      with_llm: bool = True) -> AskService:
         """A service over the configured models. The LLM loads on a second thread (with `background`) while
         this one loads the embedder and goes on preparing the log and assembling the context; llama.cpp
         and numpy release the GIL, so on two cores the two overlap. An embedder that cannot load is
-        reported through `warn` and retrieval uses words only; the LLM's load error is raised by `llm()`."""
+        reported through `warn` and retrieval uses words only; the LLM's load error is raised by `llm()`.
+        Without `with_llm` (ask --no-llm) the LLM is never loaded."""
         from egocli.models import registry
 
         llm: Callable[[], PrefixCachedModel] = partial(registry.load_llm, settings)
-        if background:
+        if not with_llm:
+            llm = _no_llm
+        elif background:
             from concurrent.futures import ThreadPoolExecutor
 
             pool = ThreadPoolExecutor(1, thread_name_prefix="egocli-llm")
@@ -147,8 +151,9 @@ class AskService:
         return asker.gather(store, req, scope, self.embedder)
 
     def answer(self, ctx: Context, req: AskRequest, on_token: Callable[[str], None] | None = None) -> Answer:
-        """Run the model on the context: a grounded sentence (streamed to on_token), or a voted letter."""
-        return asker.answer(self.llm(), ctx, req, on_token)
+        """Run the model on the context: a grounded sentence (streamed to on_token), or a voted letter (with the
+        symbolic check first, unless req.symbolic is off; without req.llm no model is asked)."""
+        return asker.answer(self.llm() if req.llm else None, ctx, req, on_token)
 
     # ---- all of them -------------------------------------------------------
     def ask(self, store: Store, req: AskRequest, on_token: Callable[[str], None] | None = None) -> Answer:
@@ -165,3 +170,7 @@ class AskService:
         if make is None:
             return None
         return lambda: hcc.LlmSummariser(make())
+
+
+def _no_llm() -> PrefixCachedModel:
+    raise ModelError("this question is answered without a language model (--no-llm)")

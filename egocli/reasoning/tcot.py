@@ -45,6 +45,10 @@ class Window:
     """Lower fills the budget first."""
     events: list[Event] = field(default_factory=list)
     """Events shown, in time order."""
+    targets: list[tuple[int, int]] = field(default_factory=list)
+    """The spans the window was built for (a tag's span, a hit's event): its events are kept first."""
+    anchors: set[int] = field(default_factory=set)
+    """Ids of the events the window was built for (its hits): always shown when the window is."""
 
 
 @dataclass(frozen=True)
@@ -84,13 +88,14 @@ def _anchor_windows(scope: Scope, texts: Sequence[str]) -> list[Window]:
     out = []
     for start, end, src in tag_spans(texts, by_text):
         pad = POINT_PAD_MS if start == end else min(60_000, 5_000 + (end - start) // 10)
-        out.append(Window(start - pad, end + pad, src, "tag", 0))
+        out.append(Window(start - pad, end + pad, src, "tag", 0, targets=[(start, end)]))
     return out
 
 
 def _hit_windows(hits: Sequence[Hit], scope: Scope) -> list[Window]:
     chosen = answer_order(hits, scope.backwards)
-    return [Window(h.event.start_ms - HIT_PAD_MS, h.event.end_ms + HIT_PAD_MS, h.event.source_id, "hit", 1 + rank)
+    return [Window(h.event.start_ms - HIT_PAD_MS, h.event.end_ms + HIT_PAD_MS, h.event.source_id, "hit", 1 + rank,
+                   targets=[(h.event.start_ms, h.event.end_ms)], anchors={h.event.id})
             for rank, h in enumerate(chosen[:MAX_HIT_WINDOWS])]
 
 
@@ -103,25 +108,50 @@ def merge(windows: list[Window]) -> list[Window]:
             last.end_ms = max(last.end_ms, w.end_ms)
             last.priority = min(last.priority, w.priority)
             last.reason = last.reason if last.reason == "tag" else w.reason
+            last.targets += w.targets
+            last.anchors |= w.anchors
         else:
-            out.append(Window(w.start_ms, w.end_ms, w.source_id, w.reason, w.priority))
+            out.append(Window(w.start_ms, w.end_ms, w.source_id, w.reason, w.priority,
+                              targets=list(w.targets), anchors=set(w.anchors)))
     return out
 
 
-def _closest(events: list[Event], centre: int, keep: int) -> list[Event]:
-    ranked = sorted(events, key=lambda e: abs((e.start_ms + e.end_ms) // 2 - centre))[:keep]
+def _distance(ev: Event, window: Window) -> tuple[int, int]:
+    """How far an event lies from what its window was built for: (0 for its own hits, then time distance
+    to the nearest target span, 0 when overlapping); without targets, distance to the window's centre.
+    Ranking by the centre alone dropped the hits of a merged window, whose centre lies between them."""
+    if ev.id in window.anchors:
+        return 0, 0
+    if not window.targets:
+        return 1, abs((ev.start_ms + ev.end_ms) // 2 - (window.start_ms + window.end_ms) // 2)
+    gap = min(max(a - ev.end_ms, ev.start_ms - b, 0) for a, b in window.targets)
+    return 1, gap
+
+
+def _closest(events: list[Event], window: Window, keep: int) -> list[Event]:
+    ranked = sorted(events, key=lambda e: _distance(e, window))[:max(keep, len(window.anchors))]
     return sorted(ranked, key=lambda e: (e.start_ms, e.id))
 
 
-def _fit(events: list[Event], centre: int, costs: dict[int, int], budget: int) -> list[Event]:
-    """The most events closest to the centre whose costs (plus a heading's 12) fit the budget, in time order."""
+def _fit(events: list[Event], window: Window, costs: dict[int, int], budget: int) -> list[Event]:
+    """The window's own hits, then the events closest to its targets, while their costs (plus a heading's 12)
+    fit the budget, in time order. The hits are kept even past the budget: a window without them is no
+    evidence for what it was built for."""
     kept, used = [], 12
-    for ev in sorted(events, key=lambda e: abs((e.start_ms + e.end_ms) // 2 - centre)):
-        if used + costs[ev.id] > budget:
+    for ev in sorted(events, key=lambda e: _distance(e, window)):
+        if used + costs[ev.id] > budget and ev.id not in window.anchors:
             break
         kept.append(ev)
         used += costs[ev.id]
     return sorted(kept, key=lambda e: (e.start_ms, e.id))
+
+
+def _fetch(store: Store, w: Window) -> list[Event]:
+    """The events overlapping a window, its own hits included even where the window holds more events
+    than one query returns (a long merged window of a dense log)."""
+    events = store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id)
+    missing = w.anchors - {e.id for e in events}
+    return sorted(events + [store.get_event(i) for i in missing], key=lambda e: (e.start_ms, e.id))
 
 
 def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Event], str]) -> list[Window]:
@@ -135,10 +165,9 @@ def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Eve
     for _, group in groupby(sorted(windows, key=lambda w: w.priority), key=lambda w: w.priority):
         fetched = []
         for w in group:
-            events = [e for e in store_windows.overlapping(store, w.start_ms, w.end_ms, w.source_id)
-                      if e.id not in seen]
-            if w.reason != "tag" and len(events) > HIT_EVENTS:  # a dense log: keep the hit's neighbourhood
-                events = _closest(events, (w.start_ms + w.end_ms) // 2, HIT_EVENTS)
+            events = [e for e in _fetch(store, w) if e.id not in seen or e.id in w.anchors]
+            if w.reason != "tag" and len(events) > HIT_EVENTS:  # a dense log: keep the hits' neighbourhoods
+                events = _closest(events, w, HIT_EVENTS)
             seen.update(e.id for e in events)  # claimed here; given back below if trimmed away
             costs = {e.id: approx_tokens(render(e)) for e in events}
             fetched.append((w, events, costs))
@@ -146,7 +175,7 @@ def fill(store: Store, windows: list[Window], budget: int, render: Callable[[Eve
         for i, (w, events, costs) in enumerate(fetched):
             share = (budget - used) // (len(fetched) - i)
             before = {e.id for e in events}
-            events = _fit(events, (w.start_ms + w.end_ms) // 2, costs, share)
+            events = _fit(events, w, costs, share)
             seen.difference_update(before - {e.id for e in events})
             if not events:
                 continue
@@ -261,7 +290,9 @@ def recent(store: Store, scope: Scope, budget: int) -> Storyline:
                 used += cost
             if not queue:
                 active.remove(queue)
-    window = Window(0, 0, None, "recent", 0, sorted(kept.values(), key=lambda e: (e.start_ms, e.id)))
+    shown = sorted(kept.values(), key=lambda e: (e.start_ms, e.id))
+    window = Window(min((e.start_ms for e in shown), default=0), max((e.end_ms for e in shown), default=0),
+                    None, "recent", 0, shown)
     return render([window] if kept else [], renderer)
 
 

@@ -19,7 +19,8 @@ from .conftest import AT, build_log
 
 def test_citations_point_at_real_events(store):
     ids = build_log(store)
-    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3)
+    req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3,
+                           symbolic=False)  # the model's votes (tests/reasoning/test_symbolic.py: the scorer's)
     result = asker.ask(store, EchoModel(), req)
     assert result.letter == "A" and result.confidence == 1.0 and len(result.votes) == 3
     assert result.citations and result.citations[0].event_id == ids["keys"]
@@ -44,7 +45,7 @@ def test_open_question_streams_tokens(store):
 
 def test_a_misquoted_line_gives_way_to_the_best_retrieved_event(store):
     ids = build_log(store)
-    req = asker.AskRequest("where are the car keys?", at_ms=AT)
+    req = asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False)  # the model's own answer path
     store.add_events([NewEvent(AT - 3 * 3_600_000 + 60_000, AT - 3 * 3_600_000 + 65_000, "visual",
                                "Watering the tomato plants on the balcony")],
                      source_id=store.find_source(name="needles").id)
@@ -67,7 +68,7 @@ def test_a_quoted_line_on_topic_is_kept(store):
 def test_a_refusal_stays_a_refusal(store):
     build_log(store)
     result = asker.ask(store, ScriptedModel("nothing relevant in the log."),
-                       asker.AskRequest("where are the car keys?", at_ms=AT))
+                       asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False))
     assert result.text == asker.NOTHING and result.citations == []
 
 
@@ -112,7 +113,7 @@ def test_cli_json_with_question_on_stdin(db):
 def test_cli_explain_prints_context_and_votes(db):
     path, _ = db
     res = CliRunner().invoke(app, ["--db", path, "ask", "car keys?", "--at", "2026-11-26T18:00", "-c", "red drawer",
-                                   "-c", "sofa", "--explain", "--votes", "2"])
+                                   "-c", "sofa", "--explain", "--votes", "2", "--no-symbolic"])
     assert res.exit_code == 0, res.output
     assert "Events:" in res.stdout and res.stdout.count("vote A") == 2 and "A. red drawer" in res.stdout
 

@@ -53,7 +53,7 @@ def test_eval_scores_and_context_recall(tmp_path, store):
     from egocli.models.fake import EchoModel
 
     results = list(evaluate.run(store, EchoModel(), [_write_questions(tmp_path / "q.json")],
-                                asker.AskRequest("?", votes=2, hcc=False)))
+                                asker.AskRequest("?", votes=2, hcc=False, symbolic=False)))
     # the echo model always answers "A": right on q1 and q2 (both gold answers are A)
     assert [r.correct for r in results] == [True, True]
     assert all(r.recall for r in results)

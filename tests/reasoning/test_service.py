@@ -19,7 +19,7 @@ KEYS = "Line: [Thu 26 Nov 15:00] visual: Putting the car keys in the red drawer 
 
 def test_steps_compose_to_ask(store):
     ids = build_log(store)
-    req = asker.AskRequest("where are the car keys?", at_ms=AT)
+    req = asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False)
     whole = AskService.using(ScriptedModel(KEYS)).ask(store, req)
     service = AskService.using(ScriptedModel(KEYS))
     scope = service.scope(store, req)
@@ -34,7 +34,7 @@ def test_steps_compose_to_ask(store):
 def test_the_fixed_system_turn_is_primed_and_not_evaluated_again(store):
     build_log(store)
     model = ScriptedModel(KEYS)
-    AskService.using(model).ask(store, asker.AskRequest("where are the car keys?", at_ms=AT))
+    AskService.using(model).ask(store, asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False))
     system = prompts.open_messages("")[0]["content"]
     assert model.primed == [system]
     whole = model.prompt_tokens([model.format_chat(model.prompts[0])])
@@ -46,7 +46,7 @@ def test_the_fixed_system_turn_is_primed_and_not_evaluated_again(store):
 def test_preparation_embeds_the_scope_only_when_asked(store, preparation, embedded):
     build_log(store, days=1)
     service = AskService.using(EchoModel(), HashEmbedder(), preparation=preparation)
-    req = asker.AskRequest("where are the car keys?", at_ms=AT)
+    req = asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False)
     service.prepare(store, req, service.scope(store, req))
     assert (vectors.count(store, HashEmbedder.name) > 0) is embedded
 
@@ -61,7 +61,7 @@ def test_a_bad_question_fails_before_the_model_loads(store):
     with pytest.raises(UsageError, match="empty question"):
         service.ask(store, asker.AskRequest("  "))
     with pytest.raises(ModelError, match="model file not found"):
-        service.ask(store, asker.AskRequest("where are the car keys?", at_ms=AT))
+        service.ask(store, asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False))
 
 
 def test_from_settings_loads_the_configured_models_and_warns_without_an_embedder(store, tmp_path):

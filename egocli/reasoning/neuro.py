@@ -1,0 +1,83 @@
+"""The neuro-symbolic step of `ask`, between context assembly and the model: options scored from their own
+evidence (symbolic.py), open questions of known forms computed in code (temporal.py), and the model asked
+only for what code cannot do (votes when the evidence is not clear; phrasing a computed finding)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from egocli.models.base import Embedder, TextModel
+from egocli.reasoning import symbolic, temporal, verdict
+from egocli.reasoning.answer import ANSWER_MARK, split_open
+from egocli.reasoning.scope import Scope
+from egocli.reasoning.tcot import Renderer, approx_tokens
+from egocli.store import Store
+
+PHRASE_SYSTEM = ("You turn facts computed from the user's life log into one short, natural answer. "
+                 "Use only the facts given; keep every time and number exactly as written.")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the symbolic part found before the model runs."""
+
+    judgement: symbolic.Judgement | None
+    """Per-option scores and evidence (multiple choice)."""
+    finding: temporal.Finding | None
+    """The computed answer to an open question of a known form."""
+    block: str
+    """What it adds to the model's context."""
+
+    @property
+    def tokens(self) -> int:
+        """Estimated tokens of the block."""
+        return approx_tokens(self.block) + 4 if self.block else 0
+
+
+def check(store: Store, scope: Scope, question: str, choices: Sequence[str],
+          embedder: Embedder | None) -> Checked | None:
+    """Score the options, or compute the open question's finding (None: an open question of no known form)."""
+    renderer = Renderer(scope.videos, scope.at_ms)
+    if choices:
+        judgement = symbolic.judge(store, scope, question, choices, embedder)
+        if judgement.mode == "none":
+            return Checked(judgement, None, "")
+        return Checked(judgement, None, "Evidence per option:\n" + verdict.block(judgement, renderer))
+    finding = temporal.find(store, scope, question, embedder)
+    if finding is None:
+        return None
+    return Checked(None, finding, f"Computed from the log: {finding.facts}")
+
+
+def decisive(checked: Checked | None) -> bool:
+    """Whether the scorer decides alone (a clear margin)."""
+    return checked is not None and verdict.clear(checked.judgement)
+
+
+def choose(checked: Checked | None, votes: Sequence[str | None] | None, count: int) -> verdict.Decision:
+    """The option: the scorer's when it is decisive or the model was not asked, else votes + the scorer's prior."""
+    judgement = checked.judgement if checked is not None else None
+    if votes is None or decisive(checked):
+        return verdict.symbolic_only(judgement)
+    return verdict.with_votes(judgement, votes, count)
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> tuple[str, int, int, str]:
+    """(answer text, prompt tokens, output tokens, who phrased it): the model phrases the finding when
+    there is one and keeps its times and numbers, else the template stands."""
+    if llm is None or not finding.events:
+        return finding.text, 0, 0, "template"
+    prompt = f"Facts: {finding.facts}\nQuestion: {question}\nAnswer in one sentence:"
+    msgs = [{"role": "system", "content": PHRASE_SYSTEM}, {"role": "user", "content": prompt}]
+    reply = "".join(llm.generate(msgs, max_tokens=80, temperature=0.0, stop=["\n\n"])).strip()
+    reply = split_open(reply)[1] if ANSWER_MARK.search(reply) else reply  # a 'Line: ... / Answer: ...' habit
+    used = llm.count_tokens(PHRASE_SYSTEM + prompt), llm.count_tokens(reply)
+    if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
+            or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(finding.facts + " " + question)):
+        return finding.text, *used, "template"  # a phrasing that drops or invents a time or number
+    return reply, *used, "model"

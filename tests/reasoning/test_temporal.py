@@ -1,0 +1,182 @@
+"""Open questions computed in code over a constructed week (real store, real MiniLM): last, how many,
+how long, what after/before, whether before, where; paraphrases; nothing in the log; model phrasing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from egocli.models.fake import ScriptedModel
+from egocli.reasoning import asker, temporal
+from egocli.store import NewEvent, Store
+from egocli.timeutil import format_local, local, parse_time_ms
+
+from .minilm import indexed
+
+pytestmark = pytest.mark.slow
+AT = parse_time_ms("2026-11-28T12:00:00")  # a Saturday noon
+FILLER = ["looking at the phone", "drinking a glass of water", "typing on the laptop", "reading the news",
+          "walking down the corridor", "sitting on the sofa"]
+
+
+def _t(day: str, clock: str) -> int:
+    return parse_time_ms(f"2026-11-{day}T{clock}")
+
+
+NEEDLES = [  # (day, clock, seconds, text)
+    *[(d, "08:00:00", 20, "took the blood pressure pill with water") for d in ("23", "24", "26", "27")],
+    ("26", "09:02:00", 30, "watering the basil plant on the windowsill"),
+    ("26", "09:05:00", 30, "watering the basil plant on the windowsill"),
+    ("26", "09:11:00", 30, "watering the basil plant on the windowsill"),
+    ("27", "09:00:10", 30, "watering the basil plant on the windowsill"),
+    *[("25", f"17:{m:02d}:00", 50, "walking the dog along the river path") for m in range(0, 12)],
+    ("25", "17:13:00", 20, "unclipping the dog's lead at the front door"),
+    ("24", "19:30:00", 40, "feeding the cat a pouch of salmon"),
+    ("24", "19:31:00", 40, "washing the cat's bowl in the sink"),
+    ("26", "10:15:00", 60, "phone call with mum about the weekend"),
+    ("26", "11:40:00", 60, "collecting the prescription at the pharmacy"),
+    ("27", "18:20:00", 10, "put the passport in the top drawer of the desk"),
+]
+
+
+@pytest.fixture(scope="module")
+def week() -> tuple[Store, object]:
+    store = Store.open(None)
+    events = []
+    for day in range(23, 29):
+        for i in range(0, 14 * 60, 7):  # filler every 7 minutes from 07:00 to 21:00
+            t = _t(str(day), "07:00:00") + i * 60_000
+            events.append(NewEvent(t, t + 20_000, "narration", FILLER[i % len(FILLER)]))
+    events += [NewEvent(_t(d, c), _t(d, c) + s * 1000, "narration", text) for d, c, s, text in NEEDLES]
+    store.add_events([e for e in events if e.start_ms < AT])
+    return store, indexed(store)
+
+
+def _ask(week, question: str, llm=None, **kw) -> asker.Answer:
+    store, emb = week
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=llm is not None, **kw)
+    return asker.answer(llm, asker.assemble(store, req, emb), req)
+
+
+def test_forms_are_recognised_in_their_paraphrases():
+    assert temporal.parse_form("When did I last water the plants?") == ("last", ("water the plants",))
+    assert temporal.parse_form("when was the last time i watered my plant") == ("last", ("watered my plant",))
+    assert temporal.parse_form("How many times did I take my pills this week?")[0] == "count"
+    assert temporal.parse_form("How often have I walked the dog?")[0] == "count"
+    assert temporal.parse_form("How long did I spend walking the dog yesterday?")[0] == "duration"
+    assert temporal.parse_form("What did I do right after feeding the cat?") == ("next", ("after", "feeding the cat"))
+    assert temporal.parse_form("Did I call mum before I went to the pharmacy?") == \
+        ("order", ("call mum", "before", "went to the pharmacy"))
+    assert temporal.parse_form("Where did I leave my passport?") == ("where", ("passport",))
+    assert temporal.parse_form("What is the capital of France?") is None
+
+
+@pytest.mark.parametrize("question", ["When did I last water the basil?", "When was the last time I watered my plants?",
+                                      "when did i last water the plant"])
+def test_last_time_is_the_newest_match_and_its_time_is_cited(week, question):
+    ans = _ask(week, question)
+    assert ans.decided_by == "symbolic" and ans.citations
+    first = ans.citations[0]
+    assert "basil" in first.content and first.time == format_local(_t("27", "09:00:10"))
+    assert "Fri 27 Nov 09:00:10" in ans.text  # the answer's time is the cited event's
+
+
+@pytest.mark.parametrize("question", ["How many times did I take my blood pressure pill?",
+                                      "How many times did I take my pills?", "How often did I take my medication?"])
+def test_counts_occurrences(week, question):
+    ans = _ask(week, question)
+    assert ans.text.startswith("4 times")
+
+
+def test_a_run_of_narrations_counts_once_and_lasts_its_span(week):
+    assert _ask(week, "How many times did I walk the dog?").text.startswith("1 time ")
+    ans = _ask(week, "How long did I walk the dog?")
+    assert "11 min 50 s" in ans.text and ans.citations[0].time == format_local(_t("25", "17:00:00"))
+
+
+def test_after_and_before(week):
+    ans = _ask(week, "What did I do after I fed the cat?")
+    assert "washing the cat's bowl" in ans.text and ans.citations[0].content.startswith("washing")
+    ans = _ask(week, "What did I do just before unclipping the dog's lead?")
+    assert "walking the dog" in ans.text
+
+
+def test_whether_one_thing_came_before_another(week):
+    assert _ask(week, "Did I call mum before I went to the pharmacy?").text.startswith("Yes")
+    assert _ask(week, "Did I go to the pharmacy before I phoned my mother?").text.startswith("No")
+
+
+def test_where_is_the_newest_sighting(week):
+    ans = _ask(week, "Where is my passport?")
+    assert "top drawer" in ans.text and ans.citations[0].time == format_local(_t("27", "18:20:00"))
+
+
+def test_nothing_in_the_log_says_so(week):
+    ans = _ask(week, "When did I last go swimming?")
+    assert ans.text.startswith("Nothing in the log") and not ans.citations
+    ans = _ask(week, "What's the weather on Mars?")  # no known form, no model: the best event or nothing
+    assert ans.decided_by in ("template", "none")
+
+
+def test_the_model_phrases_but_cannot_change_the_times_or_counts(week):
+    good = ScriptedModel("You took it 4 times this week.")
+    ans = _ask(week, "How many times did I take my pills?", llm=good)
+    assert ans.text == "You took it 4 times this week." and ans.decided_by == "model" and good.calls == 1
+    bad = ScriptedModel("You took it 7 times.")
+    ans = _ask(week, "How many times did I take my pills?", llm=bad)
+    assert ans.text.startswith("4 times") and ans.decided_by == "symbolic"
+
+
+def test_no_symbolic_leaves_open_questions_to_the_model(week):
+    model = ScriptedModel("Line: nothing\nAnswer: nothing relevant in the log.")
+    ans = _ask(week, "How many times did I take my pills?", llm=model, symbolic=False)
+    assert ans.text == asker.NOTHING and ans.context.checked is None
+
+
+def _choose(week, question: str, choices: list[str]) -> asker.Answer:
+    store, emb = week
+    req = asker.AskRequest(question, tuple(choices), at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, emb), req)
+
+
+def test_day_options_for_a_last_time_question_pick_the_latest_day_with_it(week):
+    ans = _choose(week, "When did I last water the basil?", ["on Monday", "on Thursday", "on Friday", "yesterday"])
+    assert ans.letter == "C"  # Friday (yesterday is Friday too, but repeated days are the same span)
+    assert ans.context.checked.judgement.mode == "spans"
+
+
+def test_clock_options_on_the_scoped_day(week):
+    ans = _choose(week, "When did I take my pill on Thursday?", ["at 8:00", "at 12:30", "around 7 pm"])
+    assert ans.letter == "A"
+
+
+def test_people_and_places_found_in_scope(week):
+    assert _choose(week, "Who did I phone on Thursday?", ["my boss", "my mother", "the plumber"]).letter == "B"
+    ans = _choose(week, "Where did I put my passport?", ["on the kitchen table", "in the top drawer of the desk",
+                                                        "in the car"])
+    assert ans.letter == "B" and ans.decided_by == "symbolic"
+
+
+def test_what_came_after_as_options(week):
+    ans = _choose(week, "What did I do after feeding the cat?", ["washed the cat's bowl", "walked the dog",
+                                                                 "watered the basil"])
+    assert ans.letter == "A" and ans.context.checked.judgement.mode == "relation"
+
+
+def test_every_time_an_answer_gives_is_a_cited_events_time(week):
+    """The first time an answer names is its first citation's; every other time is a cited event's start or end
+    (how long: the last occurrence ends at its last event)."""
+    store, _ = week
+    fmt = "%a %d %b %H:%M:%S"
+    for question in ("How many times did I take my pills?", "When did I last water the basil?",
+                     "Where is my passport?", "Did I call mum before I went to the pharmacy?",
+                     "What did I do after I fed the cat?", "How long did I walk the dog?"):
+        ans = _ask(week, question)
+        given = re.findall(r"\w{3} \d{2} \w{3} \d{2}:\d{2}:\d{2}", ans.text)
+        cited = [store.get_event(c.event_id) for c in ans.citations]
+        assert given and given[0] == local(cited[0].start_ms).strftime(fmt), (question, ans.text)
+        run = temporal.occurrences(sorted(cited, key=lambda e: e.start_ms))
+        ends = {local(max(e.end_ms for e in g)).strftime(fmt) for g in run}
+        ends |= {local(e.end_ms).strftime(fmt) for e in store.events() if e.content == cited[0].content}
+        assert set(given) <= {local(e.start_ms).strftime(fmt) for e in cited} | ends, (question, ans.text)
