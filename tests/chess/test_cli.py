@@ -29,7 +29,8 @@ def test_fen_json_has_all_fields() -> None:
     result = run("--fen", SCHOLARS, "--time", "0.1", "--no-explain", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["lines"][0]["san"][0] == "Qxf7#" and data["lines"][0]["win_percent"] == 100.0
+    assert data["lines"][0]["san"][0] == "Qxf7#" and data["lines"][0]["expected_score"] == 100.0
+    assert data["turn"] == "white" and data["turn_source"] == "fen" and data["phase"] == "opening"
     assert data["explanation_source"] == "template" and "Qxf7#" in data["explanation"]
 
 
