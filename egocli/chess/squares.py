@@ -116,10 +116,9 @@ VIEW_MARGIN = 2.5
 def choose_turns(probs: np.ndarray, light_even: bool, view: str = "auto") -> int:
     """Quarter turns mapping the warp to board order: square colours fix the axis; White's side unless
     the pieces clearly say otherwise (White's men well above Black's, as in an opening seen from Black)."""
-    if view == "white":
-        return 0
-    if view == "black":
-        return 2
+    fixed = {"white": 0, "left": 1, "black": 2, "right": 3}
+    if view in fixed:
+        return fixed[view]
     near, far = candidate_turns(light_even)
     grid = probs.reshape(8, 8, len(CLASSES))
     white = grid_to_board(grid[..., 1:7].sum(axis=2), near)

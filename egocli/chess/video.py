@@ -12,6 +12,8 @@ from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.chess.vote import VoteBuffer, match_move
 from egocli.errors import InputError
 
+VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
+"""Quarter turns from the camera view to board order -> the view that fixes them."""
 BoardAnalyser = Callable[[object, str, str], Analysis]
 """(chess.Board, turn source, turn reason) -> Analysis."""
 
@@ -88,7 +90,7 @@ class PositionTracker:
             found = False
         if self.location is None:
             return False
-        view = self.view if self.turns is None else {0: "white", 2: "black"}.get(self.turns, self.view)
+        view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
         seen = classify_located(frame, self.location, view, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
         committed = self.buffer.push(seen.probs.argmax(axis=2).reshape(64))
