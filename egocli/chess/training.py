@@ -114,7 +114,8 @@ def train_step(net: Any, opt: Any, lr: float, batch: tuple[np.ndarray, ...], cla
     w = torch.from_numpy(batch[2]) * class_weights[y]
     loss = (torch.nn.functional.cross_entropy(net(x), y, reduction="none", label_smoothing=0.05) * w).sum() / w.sum()
     if anchor is not None and anchor_weight:
-        loss = loss + anchor_weight * sum(((p - anchor[name]) ** 2).sum() for name, p in net.named_parameters())
+        loss = loss + anchor_weight * sum(((p - anchor[name]) ** 2).sum() for name, p in net.named_parameters()
+                                          if p.requires_grad)
     opt.zero_grad()
     loss.backward()
     opt.step()
