@@ -48,8 +48,8 @@ def test_chess_button_analyses_the_newest_frame(live_server):
     assert early["code"] == "no_frame"
     assert result["type"] == "chess_result", result
     # what was seen is the labelled placement; the analysed FEN may be repaired to a legal position
-    assert result["seen"].split()[0] == photo["fen"].split()[0]
-    assert result["fen"].split()[0] == result["seen"].split()[0] or result["changed"]
+    assert result["fen_seen"].split()[0] == photo["fen"].split()[0]
+    assert result["fen"].split()[0] == result["fen_seen"].split()[0] or result["changed"]
     assert result["lines"] and result["lines"][0]["san"]
 
 
