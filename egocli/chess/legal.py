@@ -132,7 +132,11 @@ def turn_decision(board, turn: str | None) -> tuple[bool, str, str] | None:  # n
         return True, "assumed", "either side could be to move: White assumed (give --turn black if not)"
     for side, other in (("white", "black"), ("black", "white")):
         if legal[side]:
-            why = ", ".join(illegal_reasons(_with_turn(board, other == "white"))) or "illegal"
+            reasons = illegal_reasons(_with_turn(board, other == "white"))
+            if reasons == ["the side not to move is in check"]:
+                return side == "white", "legal", f"{side.capitalize()}'s king is in check: only {side.capitalize()} " \
+                                                 "to move is legal"
+            why = ", ".join(reasons) or "illegal"
             return side == "white", "legal", f"only {side.capitalize()} to move is legal ({other} to move: {why})"
     return None
 

@@ -54,7 +54,6 @@ def analyse_cmd(
     """
     from egocli.chess.analyse import UnreadablePosition, analyse
     from egocli.chess.calibrate import active_model
-    from egocli.chess.render import render
     from egocli.chess.types import ChessOptions
 
     conf = settings(ctx)

@@ -88,7 +88,7 @@ def test_the_only_legal_side_to_move_is_chosen_and_said(photos: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["turn"] == "black" and data["turn_source"] == "legal" and " b " in data["fen"]
-    assert data["turn_reason"].startswith("only Black to move is legal")
+    assert data["turn_reason"] == "Black's king is in check: only Black to move is legal"
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ QUIET = "4k3/8/8/8/8/8/3R4/4K3"
 def test_only_legal_side_is_chosen_and_said() -> None:
     fixed = repair(probs_from_placement(BLACK_IN_CHECK, 0.95))
     assert fixed.fen.split()[:2] == [BLACK_IN_CHECK, "b"] and fixed.changed == []
-    assert fixed.turn_source == "legal" and "only Black to move is legal" in fixed.turn_reason
+    assert fixed.turn_source == "legal" and fixed.turn_reason == "Black's king is in check: only Black to move is legal"
 
 
 def test_both_legal_means_white_assumed_unless_given() -> None:
