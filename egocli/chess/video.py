@@ -14,6 +14,10 @@ from egocli.errors import InputError
 
 VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
 """Quarter turns from the camera view to board order -> the view that fixes them."""
+MOVE_GAIN = 5.0
+"""Log-likelihood (nats) by which a legal move must explain a frame better than the position standing still."""
+MOVE_FRAMES = 3
+"""Consecutive sampled frames that must agree on the same move before it is played."""
 BoardAnalyser = Callable[[object, str, str], Analysis]
 """(chess.Board, turn source, turn reason) -> Analysis."""
 
@@ -57,6 +61,8 @@ def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyse
         if calibration is not None:
             options = replace(options, model=calibration.model)
         tracker = PositionTracker(options)
+        if calibration is not None:  # its first frames showed the start position
+            tracker.start_from_initial()
         read = located = 0
         for seconds, frame in sample_frames(path, options.fps):
             read += 1
@@ -77,7 +83,16 @@ class PositionTracker:
         self.placement: str | None = None
         self.turn_source, self.turn_reason = "assumed", ""
         self.moves = 0
+        self.pending: tuple[object, int] = (None, 0)
         self.positions: list[dict[str, object]] = []
+
+    def start_from_initial(self) -> None:
+        """Begin from the initial position (White to move), seen in the first frames."""
+        import chess
+
+        self.board, self.placement = chess.Board(), chess.STARTING_BOARD_FEN
+        self.turn_source, self.turn_reason = "moves", "the initial position: White moves first"
+        self.positions.append({"time": 0.0, "fen": self.board.fen(), "move": None})
 
     def add(self, seconds: float, frame: np.ndarray) -> bool:
         """Process one frame; True if a board was located in it."""
@@ -93,10 +108,28 @@ class PositionTracker:
         view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
         seen = classify_located(frame, self.location, view, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
+        if self.board is not None:
+            self._follow(seconds, seen.probs)
+            return found
         committed = self.buffer.push(seen.probs.argmax(axis=2).reshape(64))
         if self.buffer.complete:
             self._commit(seconds, committed, seen.probs)
         return found
+
+    def _follow(self, seconds: float, probs: np.ndarray) -> None:
+        """Once a legal position is known, only its legal moves are candidates: a move is played when it
+        explains MOVE_FRAMES frames in a row better than no move by MOVE_GAIN (squares the classifier
+        misreads the same way in both cancel out)."""
+        move = likely_move(self.board, probs)
+        self.pending = (move, self.pending[1] + 1) if move is not None and move == self.pending[0] else (move, 1)
+        if move is None or self.pending[1] < MOVE_FRAMES:
+            return
+        san = self.board.san(move)
+        self.board.push(move)
+        self.moves += 1
+        self.turn_source, self.turn_reason = "moves", f"{self.moves} move{'s' * (self.moves > 1)} seen, the last {san}"
+        self.placement, self.pending = self.board.board_fen(), (None, 0)
+        self.positions.append({"time": round(seconds, 2), "fen": self.board.fen(), "move": san})
 
     def _commit(self, seconds: float, committed: np.ndarray, probs: np.ndarray) -> None:
         from egocli.chess.recognise import grid_to_placement
@@ -156,3 +189,22 @@ class PositionTracker:
         return Analysis(fen=None, fen_seen=f"{self.placement} {side[0]} - - 0 1", turn=side,
                         turn_source="given" if self.turn else "assumed",
                         error=f"the position cannot be analysed: {why}")
+
+
+def likely_move(board, probs: np.ndarray):  # noqa: ANN001, ANN201
+    """The legal move whose resulting position explains the frame's probabilities best, if it beats the
+    current position by MOVE_GAIN; None otherwise."""
+    from egocli.chess.recognise import fen_to_grid
+
+    logp = np.log(np.clip(probs.reshape(64, -1), 1e-6, 1.0))
+    current = fen_to_grid(board.board_fen()).reshape(64)
+    best, best_gain = None, MOVE_GAIN
+    for move in board.legal_moves:
+        board.push(move)
+        after = fen_to_grid(board.board_fen()).reshape(64)
+        board.pop()
+        changed = np.flatnonzero(after != current)
+        gain = float((logp[changed, after[changed]] - logp[changed, current[changed]]).sum())
+        if gain > best_gain:
+            best, best_gain = move, gain
+    return best
