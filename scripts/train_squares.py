@@ -2,9 +2,10 @@
 
 Data (read-only, never copied into the repo): ../shared/data/chess/photos, 81 phone photos
 of one physical board with FEN labels (afka2d/chesscog grey_background_dataset, MIT; see its
-README). The photos' names are sorted and every 4th one starting at index 1 (20 photos) is the
-validation split, never trained on: `python scripts/train_squares.py --list-split` prints it.
-The webcam photos (other boards) are not trained on either; bench/chess.py reports on both.
+README). One whole shooting session, the last run of shots (IMG_4826_2 .. IMG_4862_2, 25 photos), is
+the validation split, never trained on: neighbouring shots are near duplicates, so a random split would
+flatter the score. `python scripts/train_squares.py --list-split` prints it. The webcam photos (other
+boards) are not trained on either; bench/chess.py reports on both.
 
 Each training photo is located with egocli's own board finder (no hand corners), the label
 grid is aligned to the camera view (square colours give 0/180 vs 90/270 degrees; dark/bright
@@ -16,8 +17,12 @@ treatment: labels are in the camera's order). Every piece and every empty square
 piece (whose top overlaps it) is used each epoch, plus 30% of the other empty squares, weighted up.
 The learning rate warms up, then follows a cosine to zero.
 
-Reproducible on CPU: fixed seeds, one torch thread, 60 epochs in about 19 minutes on one core of a
-shared 2-core machine (validation: 99.6% of squares, 17/20 boards; the committed squares.onnx).
+Reproducible on CPU: fixed seeds, one torch thread, 60 epochs (about 19 minutes on one idle core). Writes
+squares.onnx (what recognition runs) and squares.pt (the same weights for torch: `egocli chess calibrate`
+starts from them). The committed squares.onnx predates the session split: it was trained with every photo
+but the sorted names with index % 4 == 1 held out (bench/chess.py scores it on the session's photos it
+never saw); its squares.pt was recovered with scripts/squares_pt_from_onnx.py. Retrain with this script,
+then `python bench/chess.py --model OUT.onnx`, for the held-out-session figure of the new recipe.
     python scripts/train_squares.py [--epochs 60] [--out egocli/chess/squares.onnx]
 """
 
@@ -25,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -40,18 +44,22 @@ sys.path.insert(0, str(ROOT))
 from egocli.chess import squares as sq  # noqa: E402
 from egocli.chess.board import locate_board  # noqa: E402
 from egocli.chess.recognise import fen_to_grid  # noqa: E402
+from egocli.chess.training import augment, build_net, export_onnx, learning_rate, train_step  # noqa: E402
 
 PHOTOS = ROOT.parent / "shared" / "data" / "chess" / "photos"
 SEED = 20240601
 BATCH = 64
-EMPTY_KEEP = 0.3
-"""Share of the easy empty squares (nothing just in front) used per epoch; they are weighted up to match."""
+HELD_OUT_SESSION = ("IMG_4826", "IMG_4862_9")
+"""The shooting session never trained on (file names in this range, sorted): the last run of shots, from
+the middlegame of the second game to its rook-and-queen ending (25 photos). Neighbouring shots are near
+duplicates, so a random split would flatter the score; a whole session is held back instead."""
 
 
 def split(files: list[str]) -> tuple[list[str], list[str]]:
-    """(train, validation) file names: validation is sorted index % 4 == 1."""
-    ordered = sorted(files)
-    return [f for i, f in enumerate(ordered) if i % 4 != 1], [f for i, f in enumerate(ordered) if i % 4 == 1]
+    """(train, validation) file names: validation is the held-out session."""
+    lo, hi = HELD_OUT_SESSION
+    held = [f for f in sorted(files) if lo <= f <= hi]
+    return [f for f in sorted(files) if f not in held], held
 
 
 def label_turns(warped: np.ndarray, grid: np.ndarray) -> int:
@@ -87,63 +95,6 @@ def load(files: list[str], labels: dict[str, str]) -> list[tuple[np.ndarray, np.
     return out
 
 
-def pick(y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """(crop indices, loss weights) for one board: every piece, every empty square just behind a piece
-    (the piece's top overlaps it: the hard empties), and a random EMPTY_KEEP share of the other empties."""
-    grid = y.reshape(8, 8)
-    behind = np.zeros((8, 8), bool)
-    behind[:-1] = grid[1:] > 0
-    behind[:-2] |= grid[2:] > 0
-    easy = ((grid == 0) & ~behind).reshape(64)
-    keep = ~easy | (rng.random(64) < EMPTY_KEEP)
-    weights = np.where(easy, 1 / EMPTY_KEEP, 1.0)
-    return np.flatnonzero(keep), weights[keep]
-
-
-def jitter_crop(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One crop with a small random shift, scale and tilt, blur or low resolution, and a mirror."""
-    h, w = crop.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h * 0.7), rng.uniform(-4, 4), rng.uniform(0.92, 1.08))
-    m[:, 2] += rng.normal(0, 0.04 * sq.CELL, 2)
-    crop = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REFLECT)
-    roll = rng.random()
-    if roll < 0.2:
-        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.5, 1.5))
-    elif roll < 0.4:
-        f = rng.uniform(0.35, 0.7)
-        small = cv2.resize(crop, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-        crop = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
-    return crop[:, ::-1] if rng.random() < 0.5 else crop
-
-
-def augment(image: np.ndarray, loc, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-    """(crops, labels, weights) of one photo warped with jittered corners and photometric noise."""
-    side = float(np.linalg.norm(loc.corners[0] - loc.corners[1])) / 8
-    warped = sq.warp_board(image, loc, jitter=rng.normal(0, 0.07 * side, (4, 2)))
-    idx, weights = pick(y, rng)
-    crops = sq.square_crops(warped)[idx].astype(np.float32)
-    n = len(crops)
-    gain = rng.uniform(0.75, 1.25) * rng.uniform(0.8, 1.2, (n, 1, 1, 1))
-    crops = crops * gain + rng.uniform(-30, 30) + rng.uniform(-15, 15, (n, 1, 1, 1))
-    crops = crops * rng.uniform(0.85, 1.15, (1, 1, 1, 3)) * rng.uniform(0.93, 1.07, (n, 1, 1, 3))
-    crops = np.clip(crops + rng.normal(0, rng.uniform(0, 6), crops.shape), 0, 255).astype(np.uint8)
-    crops = np.stack([jitter_crop(c, rng) for c in crops])
-    return crops, y[idx], weights
-
-
-def build_net():
-    """The compact CNN: five conv blocks, a coarse 3x2 spatial pool, one linear layer (~200k weights)."""
-    import torch.nn as nn
-
-    def block(cin: int, cout: int, pool: bool) -> list:
-        layers = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-        return layers + ([nn.MaxPool2d(2)] if pool else [])
-
-    return nn.Sequential(*block(3, 16, True), *block(16, 32, True), *block(32, 64, True), *block(64, 96, True),
-                         *block(96, 128, False), nn.AdaptiveAvgPool2d((3, 2)), nn.Flatten(), nn.Dropout(0.25),
-                         nn.Linear(768, len(sq.CLASSES)))
-
-
 def evaluate(net, data, flip: bool = False) -> tuple[float, int]:
     """(per-square accuracy, boards fully right) on un-augmented crops, optionally averaging a mirror."""
     import torch
@@ -170,35 +121,11 @@ def epoch_batches(train_data, rng: np.random.Generator):
     return xs[order], ys[order], ws[order].astype(np.float32)
 
 
-def learning_rate(peak: float, progress: float) -> float:
-    """Linear warm-up over the first 5% of training, then a cosine decay to zero."""
-    if progress < 0.05:
-        return peak * (0.1 + 0.9 * progress / 0.05)
-    return peak * 0.5 * (1 + math.cos(math.pi * (progress - 0.05) / 0.95))
-
-
-def train_step(net, opt, lr: float, batch: tuple[np.ndarray, ...], class_weights) -> float:
-    """One optimiser step on (crops, labels, sample weights) at learning rate lr; the batch loss."""
-    import torch
-
-    net.train()
-    for group in opt.param_groups:
-        group["lr"] = lr
-    x = torch.from_numpy(sq.to_tensor(batch[0]))
-    y = torch.from_numpy(batch[1]).long()
-    w = torch.from_numpy(batch[2]) * class_weights[y]
-    loss = (torch.nn.functional.cross_entropy(net(x), y, reduction="none", label_smoothing=0.05) * w).sum() / w.sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    return loss.item()
-
-
 def train(args: argparse.Namespace) -> None:
     """Train, report validation accuracy each few epochs, export ONNX."""
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(SEED)
     random.seed(SEED)
@@ -219,26 +146,20 @@ def train(args: argparse.Namespace) -> None:
         for start in range(0, len(xs), BATCH):
             lr = learning_rate(args.lr, (epoch + start / len(xs)) / args.epochs)
             batch = (xs[start:start + BATCH], ys[start:start + BATCH], ws[start:start + BATCH])
+            net.train()
             total += train_step(net, opt, lr, batch, class_weights) * len(batch[1])
         msg = f"epoch {epoch + 1}/{args.epochs} loss {total / len(xs):.4f} crops {len(xs)} ({time.time() - t0:.0f}s)"
         if (epoch + 1) % 5 == 0 or epoch + 1 == args.epochs:
             acc, boards = evaluate(net, val_data)
             msg += f" val squares {acc:.4f} boards {boards}/{len(val_data)}"
+            torch.save(net.state_dict(), Path(args.out).with_suffix(".checkpoint.pt"))
         print(msg, flush=True)
     acc, boards = evaluate(net, val_data, flip=True)
     print(f"with mirror averaging: val squares {acc:.4f} boards {boards}/{len(val_data)}", flush=True)
-    export(net, Path(args.out))
-
-
-def export(net, out: Path) -> None:
-    """Write the network as ONNX with a dynamic batch axis."""
-    import torch
-
-    net.eval()
-    dummy = torch.zeros(64, 3, sq.CROP_H, sq.CROP_W)
-    torch.onnx.export(net, dummy, str(out), input_names=["crops"], output_names=["logits"],
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)
-    print(f"wrote {out} ({out.stat().st_size} bytes)", flush=True)
+    out = Path(args.out)
+    export_onnx(net, out)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    print(f"wrote {out} ({out.stat().st_size} bytes) and {out.with_suffix('.pt')}", flush=True)
 
 
 def main() -> None:
@@ -246,6 +167,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epochs", type=int, default=60)
     parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", default=str(ROOT / "egocli" / "chess" / "squares.onnx"))
     parser.add_argument("--list-split", action="store_true", help="Print the train/validation split and exit.")
     args = parser.parse_args()

@@ -33,7 +33,6 @@ FORBIDDEN = {
 transport carries media and messages without knowing what the application does with them."""
 
 KNOWN_MODULE_CYCLES: list[set[str]] = [
-    {"egocli.chess.analyse", "egocli.chess.video"},  # owner: the `chess` helper (chess types module); remove at merge
 ]
 """Cycles owned by another branch of this session; the lead deletes each line when that branch lands."""
 

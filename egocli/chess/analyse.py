@@ -2,91 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from egocli.chess.engine import EngineLine, UciEngine
+from egocli.chess.engine import UciEngine
+from egocli.chess.legal import parse_fen, read_fen
+from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.errors import InputError, ModelError, UsageError
 from egocli.models.base import TextModel
+
+__all__ = ["Analysis", "ChessOptions", "UnreadablePosition", "VideoAnalysis", "analyse", "analyse_board",
+           "analyse_image", "parse_fen", "read_image"]
 
 VIDEO_SUFFIXES = {".avi", ".mp4", ".mov", ".mkv", ".webm", ".m4v"}
 
 
-@dataclass(frozen=True)
-class ChessOptions:
-    """How to read the board and how hard to think."""
+class UnreadablePosition(InputError):
+    """A board was read but the position seen cannot be analysed; `analysis` keeps fen_seen and the reason."""
 
-    to_move: str = "white"
-    """Side to move in a photo ('white' or 'black'); a --fen carries its own."""
-    view: str = "auto"
-    """Which side the camera sits on: 'white', 'black' or 'auto'."""
-    multipv: int = 3
-    """How many engine lines."""
-    seconds: float = 0.5
-    """Engine thinking time per position."""
-    explain: bool = True
-    """Ask the LLM coach for an explanation (else a template)."""
-    frames: int = 10
-    """Vote buffer length N (video)."""
-    tau: float = 0.6
-    """Vote threshold: share of the last N frames a class needs to be committed (video)."""
-    fps: float = 5.0
-    """Frames per second sampled from a video."""
-
-
-@dataclass
-class Analysis:
-    """Everything the co-pilot found for one position."""
-
-    fen: str
-    """The legal position analysed."""
-    seen: str | None = None
-    """Piece placement as recognised, before legality repair (None for --fen)."""
-    view: str | None = None
-    """Camera side as decided ('white', 'black', 'left', 'right'), None for --fen."""
-    changed: list[str] = field(default_factory=list)
-    """Squares changed by legality repair."""
-    unsure: list[str] = field(default_factory=list)
-    """Squares the classifier could not read confidently."""
-    lines: list[EngineLine] = field(default_factory=list)
-    """Engine lines, best first."""
-    explanation: str | None = None
-    """The coach's explanation of the best move."""
-    explanation_source: str | None = None
-    """'llm' or 'template'."""
-    status: str = ""
-    """'checkmate', 'stalemate' or '' when the game goes on."""
-
-    def to_json(self) -> dict[str, Any]:
-        """All fields as JSON-ready data."""
-        data = asdict(self)
-        for line in data["lines"]:
-            line["win_percent"] = round(100 * line.pop("win"), 1)
-        return data
-
-
-@dataclass
-class VideoAnalysis:
-    """Positions committed by the vote buffer along a video, the moves between them, and the last one analysed."""
-
-    positions: list[dict[str, Any]]
-    """{time, fen, move} per committed position (move in SAN, None for the first or an unmatched jump)."""
-    final: Analysis | None
-    """Analysis of the last committed position (None if it was never legal)."""
-    frames_read: int
-    """Frames sampled from the video."""
-    frames_located: int
-    """Sampled frames in which a board was found."""
-
-    def to_json(self) -> dict[str, Any]:
-        """All fields as JSON-ready data."""
-        return {"positions": self.positions, "final": self.final.to_json() if self.final else None,
-                "frames_read": self.frames_read, "frames_located": self.frames_located}
+    def __init__(self, analysis: Analysis) -> None:
+        super().__init__(analysis.error or "the position cannot be analysed")
+        self.analysis = analysis
 
 
 ModelLoader = Callable[[], TextModel | None]
@@ -99,19 +38,21 @@ def analyse(source: str | None, fen: str | None, options: ChessOptions, stdin: b
     if fen is not None:
         if source is not None:
             raise UsageError("give either an image/video or --fen, not both")
-        return analyse_board(parse_fen(fen), options, coach_model)
+        board, how, why = read_fen(fen, options.turn)
+        return analyse_board(board, options, coach_model, how, why)
     if source is None:
         raise UsageError("give an image or video path, '-' for stdin, or --fen FEN")
     if source != "-" and Path(source).suffix.lower() in VIDEO_SUFFIXES:
         from egocli.chess.video import analyse_video
 
-        return analyse_video(Path(source), options, lambda board: analyse_board(board, options, coach_model))
+        return analyse_video(Path(source), options,
+                             lambda board, how, why: analyse_board(board, options, coach_model, how, why))
     return analyse_image(read_image(source, stdin), options, coach_model)
 
 
 def _check(options: ChessOptions) -> None:
-    if options.to_move not in ("white", "black"):
-        raise UsageError("--to-move must be white or black")
+    if options.turn not in (None, "white", "black"):
+        raise UsageError("--turn must be white or black")
     if options.view not in ("white", "black", "auto"):
         raise UsageError("--view must be white, black or auto")
     if not 1 <= options.multipv <= 10:
@@ -120,65 +61,55 @@ def _check(options: ChessOptions) -> None:
         raise UsageError("--time must be between 0.01 and 60 seconds")
 
 
-def parse_fen(fen: str):  # noqa: ANN201
-    """A legal chess.Board from a FEN (a bare placement means White to move); InputError otherwise."""
-    import chess
-
-    from egocli.chess.legal import illegal_reasons
-
-    text = fen.strip()
-    if len(text.split()) == 1:
-        text += " w - - 0 1"
-    try:
-        board = chess.Board(text)
-    except ValueError as ex:
-        raise InputError(f"invalid FEN: {ex}") from None
-    if not board.is_valid():
-        raise InputError(f"illegal position in FEN: {', '.join(illegal_reasons(board)) or 'not a legal position'}")
-    return board
-
-
 def read_image(source: str, stdin: bytes | None) -> np.ndarray:
-    """Decode a photo from a path or from stdin bytes ('-')."""
-    import cv2
+    """Decode a photo from a path or from stdin bytes ('-') with the one image decoder (egocli.perception)."""
+    from egocli.perception.image import read_image as read_file
+    from egocli.perception.image import to_bgr
 
-    if source == "-":
-        data = np.frombuffer(stdin or b"", np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-        if image is None:
-            raise InputError("stdin: not a readable image")
-        return image
-    path = Path(source)
-    if not path.is_file():
-        raise InputError(f"{source}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if image is None:
-        raise InputError(f"{source}: not a readable image or video")
-    return image
+    if source != "-":
+        return read_file(source)
+    try:
+        return to_bgr(stdin or b"")
+    except ValueError as ex:
+        raise InputError("stdin: not a readable image") from ex
 
 
 VIEW_NAMES = {0: "white", 1: "left", 2: "black", 3: "right"}
 
 
 def analyse_image(image: np.ndarray, options: ChessOptions, coach_model: ModelLoader | None = None) -> Analysis:
-    """Recognise the board in a photo, repair it to a legal position and analyse it."""
-    from egocli.chess.legal import repair
+    """Recognise the board in a photo, repair it to a legal position and analyse it; UnreadablePosition
+    (with the FEN seen) when no legal position is near what was seen."""
+    from egocli.chess.legal import PositionError, repair
     from egocli.chess.recognise import recognise
 
-    seen = recognise(image, options.view)
-    fixed = repair(seen.probs, white_to_move=options.to_move == "white")
-    board = parse_fen(fixed.fen)
-    result = analyse_board(board, options, coach_model)
-    result.seen, result.view = seen.placement, VIEW_NAMES[seen.turns]
-    result.changed, result.unsure = fixed.changed, fixed.unsure
+    seen = recognise(image, options.view, options.model)
+    view = VIEW_NAMES[seen.turns]
+    try:
+        fixed = repair(seen.probs, options.turn)
+    except PositionError as ex:
+        raise UnreadablePosition(unreadable(ex.placement, options.turn, str(ex), view)) from None
+    result = analyse_board(parse_fen(fixed.fen), options, coach_model, fixed.turn_source, fixed.turn_reason)
+    result.fen_seen = f"{seen.placement} {fixed.fen.split()[1]} - - 0 1"
+    result.view, result.changed, result.unsure = view, fixed.changed, fixed.unsure
     return result
 
 
-def analyse_board(board, options: ChessOptions, coach_model: ModelLoader | None = None) -> Analysis:  # noqa: ANN001
+def unreadable(placement: str, turn: str | None, error: str, view: str | None = None) -> Analysis:
+    """The analysis of a position that was seen but cannot be analysed: what was seen and why."""
+    side = turn or "white"
+    return Analysis(fen=None, fen_seen=f"{placement} {side[0]} - - 0 1", turn=side,
+                    turn_source="given" if turn else "assumed", view=view, error=error)
+
+
+def analyse_board(board, options: ChessOptions, coach_model: ModelLoader | None = None,  # noqa: ANN001
+                  turn_source: str = "fen", turn_reason: str | None = None) -> Analysis:
     """Engine lines and an explanation for a legal chess.Board."""
     from egocli.chess.coach import explain
+    from egocli.chess.phase import game_phase
 
-    result = Analysis(fen=board.fen())
+    result = Analysis(fen=board.fen(), turn="white" if board.turn else "black", turn_source=turn_source,
+                      turn_reason=turn_reason, phase=game_phase(board))
     if board.is_checkmate() or board.is_stalemate():
         result.status = "checkmate" if board.is_checkmate() else "stalemate"
         return result

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.chess.engine import EngineLine
+from egocli.chess.phase import game_phase, misfits
+from egocli.chess.types import EngineLine
 from egocli.models.base import TextModel
 
 SQUARE_RE = re.compile(r"\b([a-h][1-8])\b")
@@ -14,7 +15,9 @@ MOVE_RE = re.compile(r"\b(O-O(?:-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?|[a-h]x
                      r"|[a-h][1-8]=[QRBN][+#]?)")
 PIECE_NAMES = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
 SYSTEM = ("You are a friendly chess coach. Explain the recommended move to a beginner in two or three short "
-          "sentences. Use only the facts given. Mention only moves and squares that appear in the facts.")
+          "sentences. Use only the facts given. Mention only moves and squares that appear in the facts. "
+          "Give advice for the phase of the game named in the facts (no opening advice in an endgame), and "
+          "explain the move through the engine's main line.")
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,20 @@ def facts(board, line: EngineLine) -> dict[str, object]:  # noqa: ANN001
                if (p := after.piece_at(s)) and p.color == board.turn]
     score = f"mate in {line.mate}" if line.mate and line.mate > 0 else (
         f"getting mated in {-line.mate}" if line.mate else f"{(line.cp or 0) / 100:+.2f} pawns")
-    return {"side": "White" if board.turn else "Black", "move": line.san[0],
+    return {"side": "White" if board.turn else "Black", "phase": game_phase(board), "move": line.san[0],
             "piece": PIECE_NAMES[piece.piece_type] if piece else "piece",
             "from": chess.square_name(move.from_square), "to": chess.square_name(move.to_square),
             "captures": f"{PIECE_NAMES[captured.piece_type]}" if captured else None,
             "check": after.is_check(), "mate": after.is_checkmate(), "attacks": attacks, "defends": defends,
-            "line": " ".join(line.san[:5]), "score": score, "win_percent": round(100 * line.win)}
+            "main line": " ".join(line.san[:8]), "score": score, "expected score": _expected(line)}
+
+
+def _expected(line: EngineLine) -> str:
+    """'50% (win 2%, draw 96%, loss 2%)': a draw counts half, so 50% is not a coin flip to win."""
+    text = f"{round(100 * line.expected)}%"
+    if line.wdl:
+        text += " (win {:.0f}%, draw {:.0f}%, loss {:.0f}%)".format(*(100 * v for v in line.wdl))
+    return text
 
 
 def template(f: dict[str, object]) -> str:
@@ -61,7 +72,8 @@ def template(f: dict[str, object]) -> str:
         text += " It gives check."
     if f["attacks"]:
         text += f" From {f['to']} it attacks the " + ", ".join(f["attacks"][:3]) + "."
-    return text + f" The engine rates this {f['score']} ({f['win_percent']}% to win), expecting {f['line']}."
+    return text + (f" The engine rates this {f['score']}, an expected score of {f['expected score']}, "
+                   f"expecting {f['main line']}.")
 
 
 def allowed_tokens(board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:  # noqa: ANN001
@@ -77,11 +89,12 @@ def allowed_tokens(board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:
 
 
 def validate(text: str, board, lines: list[EngineLine]) -> list[str]:  # noqa: ANN001
-    """Moves or squares the text names that are not in the position or the engine's lines (empty if fine)."""
+    """What the text says that does not fit: moves or squares not in the position or the engine's lines,
+    and advice for another phase or for pieces nobody has (empty if fine)."""
     moves, squares = allowed_tokens(board, lines)
     bad = [m for m in MOVE_RE.findall(text) if m.rstrip("+#") not in moves]
     bad += [s for s in SQUARE_RE.findall(text) if s not in squares]
-    return bad
+    return bad + misfits(text, board, lines)
 
 
 def explain(board, lines: list[EngineLine], model: TextModel | None, attempts: int = 2,  # noqa: ANN001

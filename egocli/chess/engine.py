@@ -1,37 +1,22 @@
-"""Stockfish over UCI through python-chess: MultiPV lines with SAN moves, scores and win chances."""
+"""Stockfish over UCI through python-chess: MultiPV lines with SAN moves, scores, W/D/L and expected scores."""
 
 from __future__ import annotations
 
 import math
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
+from egocli.chess.types import EngineLine
 from egocli.errors import ModelError
 
 DEBIAN_PATH = "/usr/games/stockfish"
 INSTALL_HINT = "install it with `sudo apt-get install stockfish` or set EGOCLI_STOCKFISH to the binary"
 
 
-@dataclass(frozen=True)
-class EngineLine:
-    """One principal variation from the engine, scored for the side to move."""
-
-    san: list[str]
-    """The line in SAN, first move first."""
-    uci: list[str]
-    """The same line in UCI notation."""
-    cp: int | None
-    """Centipawns for the side to move (None when a mate score is given)."""
-    mate: int | None
-    """Moves to mate for the side to move (negative: being mated), else None."""
-    win: float
-    """Win probability for the side to move, 0..1 (see win_probability)."""
-
-
-def win_probability(cp: int | None, mate: int | None) -> float:
-    """Chance to win for the side to move: Lichess's curve 1 / (1 + exp(-0.00368208 * cp)); mates are 1 or 0."""
+def expected_score(cp: int | None, mate: int | None) -> float:
+    """Expected score for the side to move when the engine gives no W/D/L: Lichess's curve
+    1 / (1 + exp(-0.00368208 * cp)); mates are 1 or 0."""
     if mate is not None:
         return 1.0 if mate > 0 else 0.0
     return 1.0 / (1.0 + math.exp(-0.00368208 * (cp or 0)))
@@ -59,7 +44,8 @@ class UciEngine:
         self.path = path or find_stockfish()
         try:
             self._engine = chess.engine.SimpleEngine.popen_uci(self.path)
-            self._engine.configure({"Threads": threads, "Hash": hash_mb})
+            wdl = {"UCI_ShowWDL": True} if "UCI_ShowWDL" in self._engine.options else {}
+            self._engine.configure({"Threads": threads, "Hash": hash_mb, **wdl})
         except (OSError, chess.engine.EngineError) as ex:
             raise ModelError(f"stockfish at {self.path} could not start: {ex}") from ex
 
@@ -93,8 +79,14 @@ def _line(board, info: dict) -> EngineLine:  # noqa: ANN001
     pov = info["score"].pov(board.turn)
     cp, mate = pov.score(), pov.mate()
     moves = info["pv"]
+    wdl = None
+    if info.get("wdl") is not None:
+        w = info["wdl"].pov(board.turn)
+        total = max(w.total(), 1)
+        wdl = (round(w.wins / total, 4), round(w.draws / total, 4), round(w.losses / total, 4))
+    expected = wdl[0] + wdl[1] / 2 if wdl else expected_score(cp, mate)
     return EngineLine(san=_san_line(board, moves), uci=[m.uci() for m in moves], cp=cp, mate=mate,
-                      win=round(win_probability(cp, mate), 4))
+                      expected=round(expected, 4), wdl=wdl)
 
 
 def _san_line(board, moves: list) -> list[str]:  # noqa: ANN001

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -80,16 +81,18 @@ class Recognition:
     """Where the board was found."""
 
 
-def recognise(image: np.ndarray, view: str = "auto") -> Recognition:
-    """Locate the board in a BGR photo and classify its 64 squares."""
+def recognise(image: np.ndarray, view: str = "auto", model: Path | None = None) -> Recognition:
+    """Locate the board in a BGR photo and classify its 64 squares (model: an ONNX classifier, None for
+    the packaged one)."""
     location = locate_board(image)
-    return classify_located(image, location, view)
+    return classify_located(image, location, view, model)
 
 
-def classify_located(image: np.ndarray, location: BoardLocation, view: str = "auto") -> Recognition:
+def classify_located(image: np.ndarray, location: BoardLocation, view: str = "auto",
+                     model: Path | None = None) -> Recognition:
     """Classify the squares of an already-located board."""
     warped = sq.warp_board(image, location)
-    probs = sq.classify_squares(sq.square_crops(warped))
+    probs = sq.classify_squares(sq.square_crops(warped), model or sq.MODEL_PATH)
     turns = sq.choose_turns(probs, sq.light_on_even(warped), view)
     board_probs = sq.grid_to_board(probs.reshape(8, 8, -1), turns)
     board_probs = np.where(physical_mask(board_probs), board_probs, 0.0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from egocli.chess.analyse import Analysis, VideoAnalysis
+from egocli.chess.types import Analysis, EngineLine, VideoAnalysis
 
 
 def diagram(fen: str) -> str:
@@ -18,22 +18,34 @@ def render(result: Analysis | VideoAnalysis) -> str:
     """Text for the terminal."""
     if isinstance(result, VideoAnalysis):
         return _render_video(result)
+    if result.error:
+        return "\n".join([f"FEN seen: {result.fen_seen}", diagram(result.fen_seen or "8/8/8/8/8/8/8/8"),
+                          f"camera: {result.view} side" if result.view else "", result.error])
     out = [f"FEN: {result.fen}", diagram(result.fen)]
-    if result.seen is not None:
+    if result.fen_seen is not None:
         out.append(f"camera: {result.view} side")
+    out.append(f"to move: {result.turn} ({result.turn_reason or result.turn_source})")
     if result.changed:
-        out.append(f"repaired squares (to make the position legal): {', '.join(result.changed)}")
+        out.append(f"repaired squares (to make the position legal): {', '.join(result.changed)}; seen: "
+                   f"{result.fen_seen}")
     if result.unsure:
         out.append(f"unsure squares: {', '.join(result.unsure)}")
     if result.status:
         out.append(f"game over: {result.status}")
-    for n, line in enumerate(result.lines, 1):
-        score = f"mate {line.mate:+d}" if line.mate is not None else f"{(line.cp or 0) / 100:+.2f}"
-        out.append(f"{n}. {line.san[0]:<8} win {100 * line.win:5.1f}%  ({score})  {' '.join(line.san[:8])}")
+    elif result.phase:
+        out.append(f"phase: {result.phase}")
+    out += [line_text(n, line) for n, line in enumerate(result.lines, 1)]
     if result.explanation:
         out.append("")
         out.append(result.explanation)
     return "\n".join(out)
+
+
+def line_text(n: int, line: EngineLine) -> str:
+    """'1. Kd2  +0.00  expected score 50% (W/D/L 0/100/0%)  Kd2 Kd7 ...' for one engine line."""
+    score = f"mate {line.mate:+d}" if line.mate is not None else f"{(line.cp or 0) / 100:+.2f}"
+    wdl = " (W/D/L {:.0f}/{:.0f}/{:.0f}%)".format(*(100 * v for v in line.wdl)) if line.wdl else ""
+    return f"{n}. {line.san[0]:<8} {score:>7}  expected score {100 * line.expected:3.0f}%{wdl}  {' '.join(line.san[:8])}"
 
 
 def _render_video(result: VideoAnalysis) -> str:
@@ -42,6 +54,10 @@ def _render_video(result: VideoAnalysis) -> str:
         out.append(f"{pos['time']:7.2f}s  {pos['move'] or '(position)':<8} {pos['fen']}")
     if not result.positions:
         out.append("no position was committed (board not found or not stable)")
+    if result.calibration:
+        cal = result.calibration
+        out.insert(1, f"self-calibrated on {cal['frames']} start-position frames (confidence "
+                      f"{cal['confidence_before']:.2f} -> {cal['confidence_after']:.2f})")
     if result.final is not None:
         out += ["", render(result.final)]
     return "\n".join(out)

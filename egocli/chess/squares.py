@@ -19,7 +19,7 @@ CROP_W, CROP_H = CELL * 3 // 2, CELL * 9 // 4
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = CELL // 2, CELL * 5 // 4, CELL // 2
 """Warped-board margins so crops of edge squares stay inside the warp."""
 MODEL_PATH = Path(__file__).with_name("squares.onnx")
-"""The committed classifier, trained by scripts/train_squares.py."""
+"""The packaged classifier, trained by scripts/train_squares.py (`egocli chess calibrate` makes another)."""
 
 
 def warp_board(image: np.ndarray, location: BoardLocation, jitter: np.ndarray | None = None) -> np.ndarray:
@@ -52,8 +52,8 @@ def to_tensor(crops: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(rgb.transpose(0, 3, 1, 2))
 
 
-@lru_cache(maxsize=2)
-def _session(path: str):  # noqa: ANN202 - onnxruntime type is optional at import time
+@lru_cache(maxsize=4)
+def _session(path: str, mtime_ns: int):  # noqa: ANN202 - onnxruntime type is optional at import time
     try:
         import onnxruntime as ort
     except ImportError as ex:
@@ -63,12 +63,19 @@ def _session(path: str):  # noqa: ANN202 - onnxruntime type is optional at impor
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    try:
+        return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    except Exception as ex:  # noqa: BLE001 - onnxruntime raises its own exception types
+        raise ModelError(f"chess: {path} is not a square classifier ({str(ex).splitlines()[0][:120]})") from ex
 
 
 def classify_squares(crops: np.ndarray, model_path: Path = MODEL_PATH) -> np.ndarray:
     """Class probabilities (64, 13) for the 64 crops, in warp (image) order."""
-    session = _session(str(model_path))
+    try:
+        mtime = model_path.stat().st_mtime_ns  # a recalibrated file at the same path is loaded afresh
+    except OSError:
+        raise ModelError(f"chess: square classifier not found at {model_path}") from None
+    session = _session(str(model_path), mtime)
     logits = session.run(None, {session.get_inputs()[0].name: to_tensor(crops)})[0]
     logits = logits - logits.max(axis=1, keepdims=True)
     probs = np.exp(logits)
@@ -109,10 +116,9 @@ VIEW_MARGIN = 2.5
 def choose_turns(probs: np.ndarray, light_even: bool, view: str = "auto") -> int:
     """Quarter turns mapping the warp to board order: square colours fix the axis; White's side unless
     the pieces clearly say otherwise (White's men well above Black's, as in an opening seen from Black)."""
-    if view == "white":
-        return 0
-    if view == "black":
-        return 2
+    fixed = {"white": 0, "left": 1, "black": 2, "right": 3}
+    if view in fixed:
+        return fixed[view]
     near, far = candidate_turns(light_even)
     grid = probs.reshape(8, 8, len(CLASSES))
     white = grid_to_board(grid[..., 1:7].sum(axis=2), near)

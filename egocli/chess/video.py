@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from egocli.chess.board import BoardLocation, NoBoardError, locate_board
+from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.chess.vote import VoteBuffer, match_move
 from egocli.errors import InputError
 
-if TYPE_CHECKING:
-    from egocli.chess.analyse import Analysis, ChessOptions, VideoAnalysis
+VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
+"""Quarter turns from the camera view to board order -> the view that fixes them."""
+MOVE_GAIN = 5.0
+"""Log-likelihood (nats) by which a legal move must explain a frame better than the position standing still."""
+MOVE_FRAMES = 3
+"""Consecutive sampled frames that must agree on the same move before it is played."""
+BoardAnalyser = Callable[[object, str, str], Analysis]
+"""(chess.Board, turn source, turn reason) -> Analysis."""
 
 
 def sample_frames(path: Path, fps: float) -> Iterator[tuple[float, np.ndarray]]:
@@ -41,29 +47,52 @@ def sample_frames(path: Path, fps: float) -> Iterator[tuple[float, np.ndarray]]:
         raise InputError(f"{path}: no readable frames")
 
 
-def analyse_video(path: Path, options: ChessOptions, analyse_board: Callable[[object], Analysis]) -> VideoAnalysis:
-    """Committed positions and moves along a video, then the analysis of the last legal position."""
-    from egocli.chess.analyse import VideoAnalysis
+def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
+    """Committed positions and moves along a video, then the analysis of the last position: calibrates on the
+    first frames first when they show the start position and the model is unsure of it (options.self_calibrate)."""
+    import tempfile
+    from dataclasses import replace
 
-    tracker = PositionTracker(options.frames, options.tau, options.to_move == "white", options.view)
-    read = located = 0
-    for seconds, frame in sample_frames(path, options.fps):
-        read += 1
-        located += tracker.add(seconds, frame)
-    final = analyse_board(tracker.board) if tracker.board is not None else None
-    return VideoAnalysis(positions=tracker.positions, final=final, frames_read=read, frames_located=located)
+    from egocli.chess.selfcal import calibrate_from_start
+
+    with tempfile.TemporaryDirectory(prefix="egocli-chess-") as tmp:
+        calibration = calibrate_from_start(sample_frames(path, options.fps), options, Path(tmp)) \
+            if options.self_calibrate else None
+        if calibration is not None:
+            options = replace(options, model=calibration.model)
+        tracker = PositionTracker(options)
+        if calibration is not None:  # its first frames showed the start position
+            tracker.start_from_initial()
+        read = located = 0
+        for seconds, frame in sample_frames(path, options.fps):
+            read += 1
+            located += tracker.add(seconds, frame)
+    return VideoAnalysis(positions=tracker.positions, final=tracker.final(analyse_board), frames_read=read,
+                         frames_located=located, calibration=calibration.to_json() if calibration else None)
 
 
 class PositionTracker:
-    """Feeds frames through the vote buffer and records each newly committed position."""
+    """Feeds frames through the vote buffer and records each newly committed position and the move to it."""
 
-    def __init__(self, n: int, tau: float, white_first: bool, view: str) -> None:
-        self.buffer = VoteBuffer(n, tau)
-        self.white_first, self.view = white_first, view
+    def __init__(self, options: ChessOptions) -> None:
+        self.buffer = VoteBuffer(options.frames, options.tau)
+        self.turn, self.view, self.model = options.turn, options.view, options.model
         self.location: BoardLocation | None = None
         self.turns: int | None = None
         self.board = None
+        self.placement: str | None = None
+        self.turn_source, self.turn_reason = "assumed", ""
+        self.moves = 0
+        self.pending: tuple[object, int] = (None, 0)
         self.positions: list[dict[str, object]] = []
+
+    def start_from_initial(self) -> None:
+        """Begin from the initial position (White to move), seen in the first frames."""
+        import chess
+
+        self.board, self.placement = chess.Board(), chess.STARTING_BOARD_FEN
+        self.turn_source, self.turn_reason = "moves", "the initial position: White moves first"
+        self.positions.append({"time": 0.0, "fen": self.board.fen(), "move": None})
 
     def add(self, seconds: float, frame: np.ndarray) -> bool:
         """Process one frame; True if a board was located in it."""
@@ -76,31 +105,106 @@ class PositionTracker:
             found = False
         if self.location is None:
             return False
-        view = self.view if self.turns is None else {0: "white", 2: "black"}.get(self.turns, self.view)
-        seen = classify_located(frame, self.location, view)
+        view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
+        seen = classify_located(frame, self.location, view, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
+        if self.board is not None:
+            self._follow(seconds, seen.probs)
+            return found
         committed = self.buffer.push(seen.probs.argmax(axis=2).reshape(64))
         if self.buffer.complete:
             self._commit(seconds, committed, seen.probs)
         return found
 
-    def _commit(self, seconds: float, committed: np.ndarray, probs: np.ndarray) -> None:
-        import chess
+    def _follow(self, seconds: float, probs: np.ndarray) -> None:
+        """Once a legal position is known, only its legal moves are candidates: a move is played when it
+        explains MOVE_FRAMES frames in a row better than no move by MOVE_GAIN (squares the classifier
+        misreads the same way in both cancel out)."""
+        move = likely_move(self.board, probs)
+        self.pending = (move, self.pending[1] + 1) if move is not None and move == self.pending[0] else (move, 1)
+        if move is None or self.pending[1] < MOVE_FRAMES:
+            return
+        san = self.board.san(move)
+        self.board.push(move)
+        self.moves += 1
+        self.turn_source, self.turn_reason = "moves", f"{self.moves} move{'s' * (self.moves > 1)} seen, the last {san}"
+        self.placement, self.pending = self.board.board_fen(), (None, 0)
+        self.positions.append({"time": round(seconds, 2), "fen": self.board.fen(), "move": san})
 
+    def _commit(self, seconds: float, committed: np.ndarray, probs: np.ndarray) -> None:
         from egocli.chess.recognise import grid_to_placement
 
         placement = grid_to_placement(committed.reshape(8, 8))
-        if self.board is not None and placement == self.board.board_fen():
+        if placement == self.placement or (self.board is not None and placement == self.board.board_fen()):
             return
         move = match_move(self.board, placement, probs) if self.board is not None else None
         if move is not None:
             san = self.board.san(move)
             self.board.push(move)
+            self.moves += 1
+            self.turn_source = "moves"
+            self.turn_reason = f"{self.moves} move{'s' * (self.moves > 1)} seen, the last {san}"
+        elif not self._jump(placement):
+            return
         else:
             san = None
-            candidate = chess.Board(placement + (" w" if self.white_first else " b") + " - - 0 1")
-            if self.board is not None and not candidate.is_valid():
-                return
-            self.board = candidate if candidate.is_valid() else None
+        self.placement = placement
         self.positions.append({"time": round(seconds, 2), "fen": self.board.fen() if self.board else placement,
                                "move": san})
+
+    def _jump(self, placement: str) -> bool:
+        """Take a placement no legal move explains; False to ignore it (an illegal flicker mid-game)."""
+        from egocli.chess.legal import board_from_placement, turn_decision
+
+        candidate = board_from_placement(placement)
+        if self.board is None:
+            decided = turn_decision(candidate, self.turn)
+        else:
+            decided = turn_decision(candidate, None)
+            before = "white" if self.board.turn else "black"
+            if decided is None:
+                return False
+            if decided[1] == "assumed":
+                decided = (before == "white", "assumed", f"either side could be to move: {before} kept from "
+                           "before the jump")
+        if decided is None:
+            return True
+        candidate.turn = decided[0]
+        self.board, self.turn_source, self.turn_reason = candidate, decided[1], decided[2]
+        self.moves = 0
+        return True
+
+    def final(self, analyse_board: BoardAnalyser) -> Analysis | None:
+        """The analysis of the last committed position, or what was seen and why it cannot be analysed."""
+        if self.board is not None:
+            return analyse_board(self.board, self.turn_source, self.turn_reason)
+        if self.placement is None:
+            return None
+        import chess
+
+        from egocli.chess.legal import position_reasons
+
+        why = ", ".join(position_reasons(chess.Board(self.placement + " w - - 0 1")))
+        side = self.turn or "white"
+        return Analysis(fen=None, fen_seen=f"{self.placement} {side[0]} - - 0 1", turn=side,
+                        turn_source="given" if self.turn else "assumed",
+                        error=f"the position cannot be analysed: {why}")
+
+
+def likely_move(board, probs: np.ndarray):  # noqa: ANN001, ANN201
+    """The legal move whose resulting position explains the frame's probabilities best, if it beats the
+    current position by MOVE_GAIN; None otherwise."""
+    from egocli.chess.recognise import fen_to_grid
+
+    logp = np.log(np.clip(probs.reshape(64, -1), 1e-6, 1.0))
+    current = fen_to_grid(board.board_fen()).reshape(64)
+    best, best_gain = None, MOVE_GAIN
+    for move in board.legal_moves:
+        board.push(move)
+        after = fen_to_grid(board.board_fen()).reshape(64)
+        board.pop()
+        changed = np.flatnonzero(after != current)
+        gain = float((logp[changed, after[changed]] - logp[changed, current[changed]]).sum())
+        if gain > best_gain:
+            best, best_gain = move, gain
+    return best

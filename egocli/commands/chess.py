@@ -1,33 +1,65 @@
-"""`egocli chess`: photo, video or FEN -> best moves with win chances and a coach's explanation."""
+"""`egocli chess`: photo, video or FEN -> best moves with expected scores and a coach's explanation;
+`egocli chess calibrate`: adapt the square classifier to the user's own set."""
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from egocli import ui
 from egocli.commands.common import JSON, settings
 
+ANALYSE = "analyse"
 
-def chess(
+
+class ChessGroup(TyperGroup):
+    """`egocli chess PHOTO` is short for `egocli chess analyse PHOTO`; `calibrate` is the other command."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Route anything that is not a subcommand name (or --help) to `analyse`."""
+        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+            args = [ANALYSE, *args]
+        return super().parse_args(ctx, args)
+
+
+chess_app = typer.Typer(cls=ChessGroup, help="What should I play? `egocli chess PHOTO|VIDEO|--fen FEN` reads "
+                        "the board and asks Stockfish; `egocli chess calibrate PHOTO...` adapts to your own set.",
+                        context_settings={"help_option_names": ["-h", "--help"]})
+
+
+@chess_app.command(ANALYSE)
+def analyse_cmd(
     ctx: typer.Context,
     source: str = typer.Argument(None, help="Photo or video of a board, or '-' for an image on stdin."),
     fen: str = typer.Option(None, "--fen", help="Analyse this FEN instead of a photo."),
-    to_move: str = typer.Option("white", "--to-move", help="Side to move in a photo: white or black."),
+    turn: str = typer.Option(None, "--turn", "--to-move",
+                             help="Side to move in a photo when both are legal: white or black (default: inferred, "
+                                  "else White)."),
     view: str = typer.Option("auto", "--view", help="Camera side: white, black or auto."),
+    model: str = typer.Option("auto", "--model", help="Square classifier: auto (calibrated if any), default, or a "
+                                                      ".onnx path."),
     multipv: int = typer.Option(3, "--multipv", help="Number of engine lines."),
     seconds: float = typer.Option(0.5, "--time", help="Engine time per position, in seconds."),
     no_explain: bool = typer.Option(False, "--no-explain", help="Skip the LLM coach (templated explanation)."),
+    no_self_calibrate: bool = typer.Option(False, "--no-self-calibrate",
+                                           help="Video: never fine-tune on the first start-position frames."),
     json_: bool = JSON,
 ) -> None:
-    """What should I play? Reads a real board (photo/video) or a FEN, asks Stockfish, explains the move."""
-    from egocli.chess.analyse import ChessOptions, analyse
-    from egocli.chess.render import render
+    """(default) Read a real board (photo/video) or a FEN, ask Stockfish, explain the best move.
 
-    options = ChessOptions(to_move=to_move, view=view, multipv=multipv, seconds=seconds, explain=not no_explain)
-    stdin = sys.stdin.buffer.read() if source == "-" else None
+    Examples: egocli chess board.jpg --turn black; egocli chess game.mp4 --json; egocli chess --fen "8/8/..."
+    """
+    from egocli.chess.analyse import UnreadablePosition, analyse
+    from egocli.chess.calibrate import active_model
+    from egocli.chess.types import ChessOptions
+
     conf = settings(ctx)
+    options = ChessOptions(turn=turn, view=view, multipv=multipv, seconds=seconds, explain=not no_explain,
+                           model=active_model(conf.home, model), self_calibrate=not no_self_calibrate)
+    stdin = sys.stdin.buffer.read() if source == "-" else None
 
     def coach():  # noqa: ANN202 - the model loads only when an explanation is wanted
         from egocli.models import registry
@@ -35,13 +67,49 @@ def chess(
         return registry.load("llm", conf)
 
     ui.status("chess: reading the board and asking the engine")
-    result = analyse(source, fen, options, stdin=stdin, coach_model=coach)
-    if json_:
-        ui.emit_json(result.to_json())
-    else:
-        ui.emit_text(render(result))
+    try:
+        result = analyse(source, fen, options, stdin=stdin, coach_model=coach)
+    except UnreadablePosition as ex:
+        _emit(ex.analysis, json_)
+        raise
+    _emit(result, json_)
+    final = getattr(result, "final", result)
+    if final is not None and final.error:
+        from egocli.errors import InputError
+
+        raise InputError(final.error)
+
+
+def _emit(result: Any, json_: bool) -> None:
+    from egocli.chess.render import render
+
+    ui.emit_json(result.to_json()) if json_ else ui.emit_text(render(result))
+
+
+@chess_app.command("calibrate")
+def calibrate_cmd(
+    ctx: typer.Context,
+    photos: list[str] = typer.Argument(None, help="One or two photos of your board, from where you sit."),
+    position: str = typer.Option(None, "--position", help="FEN of the position in the photos (default: the start)."),
+    reset: bool = typer.Option(False, "--reset", help="Forget the calibration: use the packaged classifier again."),
+    json_: bool = JSON,
+) -> None:
+    """Fine-tune the square classifier to your own set from photos of a known position (CPU, under a minute).
+
+    Examples: egocli chess calibrate start1.jpg start2.jpg; egocli chess calibrate --reset
+    """
+    from egocli.chess import calibrate as cal
+
+    home = settings(ctx).home
+    if reset:
+        ui.emit_text("calibration removed: the packaged classifier is used" if cal.reset(home)
+                     else "no calibration to remove: the packaged classifier is used")
+        return
+    ui.status("chess: fine-tuning the square classifier on your photos (CPU, up to a minute)")
+    report = cal.calibrate(photos or [], position, home)
+    ui.emit_json(report.to_json()) if json_ else ui.emit_text(report.text())
 
 
 def register(app: typer.Typer) -> None:
-    """Attach `chess` to the root app."""
-    app.command("chess")(chess)
+    """Attach the `chess` group to the root app."""
+    app.add_typer(chess_app, name="chess")

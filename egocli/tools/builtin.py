@@ -200,7 +200,7 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
     if not lines:
         return ToolResult(data, "The engine found no move.")
     best = lines[0]
-    return ToolResult(data, f"Best move: {best.san[0]} (win chance {100 * best.win:.0f}%).")
+    return ToolResult(data, f"Best move: {best.san[0]} (expected score {100 * best.expected:.0f}%).")
 
 
 def _frame_path(ctx: ToolContext, frame: str) -> str:

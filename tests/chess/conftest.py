@@ -23,3 +23,9 @@ def photos() -> Path:
 def photo_labels(photos: Path) -> dict[str, str]:
     """File name -> FEN placement."""
     return {e["file"]: e["fen"].split()[0] for e in json.loads((photos / "labels.json").read_text())}
+
+
+@pytest.fixture(autouse=True)
+def _own_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty egocli home (no calibrated classifier from the user's own runs), inherited by subprocesses."""
+    monkeypatch.setenv("EGOCLI_HOME", str(tmp_path_factory.mktemp("home")))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import cv2
@@ -29,7 +30,8 @@ def test_fen_json_has_all_fields() -> None:
     result = run("--fen", SCHOLARS, "--time", "0.1", "--no-explain", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["lines"][0]["san"][0] == "Qxf7#" and data["lines"][0]["win_percent"] == 100.0
+    assert data["lines"][0]["san"][0] == "Qxf7#" and data["lines"][0]["expected_score"] == 100.0
+    assert data["turn"] == "white" and data["turn_source"] == "fen" and data["phase"] == "opening"
     assert data["explanation_source"] == "template" and "Qxf7#" in data["explanation"]
 
 
@@ -71,3 +73,32 @@ def test_unreadable_video(tmp_path: Path) -> None:
 def test_missing_file() -> None:
     result = run("/nonexistent/board.jpg")
     assert result.exit_code == 1 and "no such file" in result.stderr
+
+
+def console(*args: str) -> subprocess.CompletedProcess:
+    """The installed console script (what a user types)."""
+    return subprocess.run(["egocli", "chess", *args], capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.slow
+@needs_stockfish
+def test_the_only_legal_side_to_move_is_chosen_and_said(photos: Path) -> None:
+    # IMG_4784: White's bishop on g5 gives check, so only Black can be to move (White was assumed before).
+    done = console(str(photos / "IMG_4784.JPG"), "--json", "--no-explain", "--time", "0.05")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["turn"] == "black" and data["turn_source"] == "legal" and " b " in data["fen"]
+    assert data["turn_reason"] == "Black's king is in check: only Black to move is legal"
+
+
+@pytest.mark.slow
+def test_a_position_without_kings_is_shown_not_hidden(photos: Path) -> None:
+    # IMG_4745 shows four pawns and no king: nothing to analyse, but the reading is printed with the reason.
+    text = console(str(photos / "IMG_4745.JPG"), "--no-explain")
+    assert text.returncode == 1
+    assert text.stdout.startswith("FEN seen: 8/8/8/3p1p2/4P3/5P2/8/8 w - - 0 1\n8 . . . . . . . .")
+    assert "no white king, no black king" in text.stdout
+    assert text.stderr.strip().splitlines()[-1].startswith("Error: the position cannot be analysed: no white king")
+    data = json.loads(console(str(photos / "IMG_4745.JPG"), "--json").stdout)
+    assert data["fen"] is None and data["fen_seen"].startswith("8/8/8/3p1p2/4P3/5P2/8/8")
+    assert "no white king" in data["error"]

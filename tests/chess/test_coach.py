@@ -5,12 +5,12 @@ from __future__ import annotations
 import chess
 
 from egocli.chess.coach import explain, validate
-from egocli.chess.engine import EngineLine
+from egocli.chess.types import EngineLine
 from egocli.models.fake import ScriptedModel
 
 SCHOLARS = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
-LINES = [EngineLine(san=["Qxf7#"], uci=["h5f7"], cp=None, mate=1, win=1.0),
-         EngineLine(san=["Qh4", "Be7"], uci=["h5h4", "f8e7"], cp=-93, mate=None, win=0.41)]
+LINES = [EngineLine(san=["Qxf7#"], uci=["h5f7"], cp=None, mate=1, expected=1.0),
+         EngineLine(san=["Qh4", "Be7"], uci=["h5h4", "f8e7"], cp=-93, mate=None, expected=0.41)]
 
 
 def test_validation_rejects_an_illegal_move() -> None:

@@ -55,3 +55,29 @@ def test_move_matching_resolves_a_doubtful_square() -> None:
 
     move = match_move(board, grid_to_placement(seen))
     assert move is not None and board.san(move) == "Nf3"
+
+
+def test_a_known_position_follows_legal_moves_despite_a_steady_misread() -> None:
+    from egocli.chess.legal import probs_from_placement
+    from egocli.chess.types import ChessOptions
+    from egocli.chess.video import MOVE_FRAMES, PositionTracker
+
+    tracker = PositionTracker(ChessOptions())
+    tracker.start_from_initial()
+    after = chess.Board()
+    after.push_san("e4")
+
+    def frame(placement: str) -> np.ndarray:
+        probs = probs_from_placement(placement, 0.95)
+        probs[0, 0] = probs_from_placement("8/8/8/8/8/8/8/8", 0.95)[0, 0]  # a8's rook always looks like nothing
+        return probs
+
+    tracker._follow(1.0, frame(START))
+    for k in range(MOVE_FRAMES - 1):  # too few frames (a hand, a flicker)
+        tracker._follow(1.2 + k, frame(after.board_fen()))
+    tracker._follow(1.9, frame(START))
+    assert tracker.board.board_fen() == START
+    for k in range(MOVE_FRAMES):
+        tracker._follow(2.0 + k, frame(after.board_fen()))
+    assert tracker.board.board_fen() == after.board_fen() and tracker.turn_reason == "1 move seen, the last e4"
+    assert [p["move"] for p in tracker.positions] == [None, "e4"]

@@ -89,7 +89,7 @@
       }
       case "chess_result": {
         const line = msg.lines && msg.lines[0];
-        const best = line ? `${line.san[0]} (${line.win_percent}% to win)` : msg.status;
+        const best = line ? `${line.san[0]} (expected score ${line.expected_score}%)` : msg.status;
         state.answers.push(msg);
         add("answers", `Chess ${msg.fen}: ${best}. ${msg.explanation || ""}`);
         break;
