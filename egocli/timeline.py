@@ -226,7 +226,7 @@ def serve(settings: Settings, host: str, port: int, token: str | None, day: str 
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        runner = web.AppRunner(browse_app(source, token), handle_signals=False, access_log=None)
+        runner = web.AppRunner(browse_app(source, token, host), handle_signals=False, access_log=None)
         await runner.setup()
         try:
             site = web.TCPSite(runner, host, port, shutdown_timeout=1.0)

@@ -126,6 +126,11 @@ def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> No
     async def run() -> None:
         async with TestClient(TestServer(browse_app(timeline, "s3cret"))) as client:
             assert (await client.get("/api/timeline/day")).status == 401
+            rebound = await client.get("/api/timeline/day?token=s3cret", headers={"Host": "attacker.example"})
+            assert rebound.status == 421, "a DNS-rebinding page cannot read the log"
+            other = await client.post("/api/timeline/forget", json={"since_ms": 0, "until_ms": 1},
+                                      headers={"Origin": "http://evil.example", "Authorization": "Bearer s3cret"})
+            assert other.status == 403, "another site's page cannot forget"
             auth = {"Authorization": "Bearer s3cret"}
             page = await client.get("/timeline")
             assert page.status == 200 and "egocli timeline" in await page.text()
@@ -136,7 +141,7 @@ def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> No
             missing = await client.get("/api/timeline/event/999", headers=auth)
             assert missing.status == 404
             plain = await client.post("/api/timeline/forget", data='{"since_ms": 0, "until_ms": 1}', headers=auth)
-            assert plain.status == 400, "a cross-site form post (text/plain) is refused"
+            assert plain.status == 415, "a cross-site form post (text/plain) is refused"
             asked = await client.post("/api/timeline/ask", json={"question": "where are my keys?"}, headers=auth)
             lines = [json.loads(line) for line in (await asked.text()).splitlines()]
             assert "".join(line["token"] for line in lines[:-1]) == "You put them in the blue bowl."

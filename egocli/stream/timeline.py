@@ -216,9 +216,13 @@ def add_routes(app: web.Application, source: TimelineSource, token: str | None) 
     app.router.add_post("/api/timeline/ask", ask)
 
 
-def browse_app(source: TimelineSource, token: str | None) -> web.Application:
-    """An app serving only the timeline (egocli timeline): no camera, no microphone, no sessions."""
+def browse_app(source: TimelineSource, token: str | None, host: str = "127.0.0.1") -> web.Application:
+    """An app serving only the timeline (egocli timeline): no camera, no microphone, no sessions; the same
+    Host, Origin and content-type guard as `serve` (a DNS-rebinding page cannot read the log)."""
+    from egocli.stream import guard
+
     app = web.Application(client_max_size=MAX_BODY)
+    guard.install(app, guard.policy_for(host), lambda remote: 0)
     add_routes(app, source, token)
     app.router.add_get("/", _redirect)
     app.router.add_static("/static", STATIC)
