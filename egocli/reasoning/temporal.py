@@ -33,9 +33,13 @@ _LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""
 _FORMS = [
     ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)" + _TAIL)),
+    ("first", re.compile(r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
+                         r"(?:the )?first time (?:that )?i) (.+?)" + _TAIL)),
+    ("first", re.compile(r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)" + _TAIL)),
     ("last", re.compile(r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
                         r"what time did i(?: last)?|(?:the )?last time (?:that )?i|when last did i) (.+?)"
                         r"(?: last| most recently)?" + _TAIL)),
+    ("last", re.compile(r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)" + _TAIL)),
     ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + _TAIL)),
     ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + _TAIL)),
     ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
@@ -153,7 +157,9 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
     if form == "next":
         return _next(store, matcher, phrases, stamp)
     phrase = phrases[0]
-    found = matcher.matches(phrase)
+    found = _of_modality(store, scope, phrase)
+    if found is None:
+        found = matcher.matches(phrase)
     if not found:
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
     groups = occurrences(found, between=matcher.between)
@@ -171,10 +177,32 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
                 + (f" (the last of {len(groups)} times, {_duration(total)} in all)." if len(groups) > 1 else "."))
         return Finding(form, text, (last[0],), f"{phrase}: the last time took {_duration(took)}"
                        + (f"; {len(groups)} times, {_duration(total)} in all" if len(groups) > 1 else ""))
+    if form == "first":
+        first = groups[0][0]
+        when = stamp(first.start_ms, first.source_id)
+        return Finding(form, f"First time: {when}: {first.content}", (first,),
+                       f"{phrase}: first at {when}: {first.content}")
     last = groups[-1][-1]
     when = stamp(last.start_ms, last.source_id)
     lead = "Last seen" if form == "where" else "Last time"
     return Finding(form, f"{lead}: {when}: {last.content}", (last,), f"{phrase}: last at {when}: {last.content}")
+
+
+MODALITY_NOUNS = {"note": "note", "notes": "note", "reminder": "tool", "transcript": "speech"}
+"""Nouns that name a kind of event rather than its content ('my first note' is the oldest note)."""
+
+
+def _of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
+    """The events of the modality a phrase names, oldest first, inside the scope; None for other phrases."""
+    from egocli.store import EventFilter
+
+    modality = MODALITY_NOUNS.get(phrase.strip())
+    if modality is None:
+        return None
+    spans = scope.windows or ((None, scope.at_ms + 1),)
+    found = {ev.id: ev for lo, hi in spans
+             for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}
+    return sorted(found.values(), key=lambda ev: (ev.start_ms, ev.id))
 
 
 def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:

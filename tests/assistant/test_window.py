@@ -156,3 +156,25 @@ def test_a_question_about_another_time_is_answered_from_the_whole_log(tmp_path):
     assert reply.route == "log" and reply.text and not reply.interrupted
     assert reply.citations and all(c["event_id"] for c in reply.citations)
     assert spoken and reply.spoken == len(spoken)
+
+
+@pytest.mark.slow
+def test_a_question_the_log_computes_gets_the_evidence_checked_answer_not_the_window(tmp_path):
+    """A live session with one note answered "what is my first note?" with "It is now 11:26:44." from the
+    window: a question of a computed form (first/last/how many/...) goes to the checked answer."""
+    settings = load_settings(db=tmp_path / "log.db", home=tmp_path, models={"llm": "fake", "tts": "fake",
+                                                                               "embedder": "fake"})
+    host = build(settings, ServeOptions())
+    services = host.crew.services
+    now = int(time.time() * 1000)
+    services.write(services.open_source("live-test", {}),
+                   [NewEvent(now - 60_000, now - 60_000, "speech", "It is a sunny morning in the park."),
+                    NewEvent(now - 30_000, now - 30_000, "note", "parked on level 3, row F"),
+                    NewEvent(now - 10_000, now - 10_000, "note", "buy more oat milk")])
+    live = LiveContext(registry.load("llm", settings))
+    live.add([NewEvent(now - 60_000, now - 60_000, "speech", "It is a sunny morning in the park.")], [1])
+    assert needs_search(live, "What is my first note?", now)
+    assert needs_search(live, "How many notes did I take today?", now)
+    reply = host.crew.answerer.answer("What is my first note?", now, lambda s: None)
+    assert reply.route == "log" and "level 3" in reply.text and "It is now" not in reply.text
+    assert [c["content"] for c in reply.citations][:1] == ["parked on level 3, row F"]

@@ -69,6 +69,9 @@ def test_forms_are_recognised_in_their_paraphrases():
     assert temporal.parse_form("Did I call mum before I went to the pharmacy?") == \
         ("order", ("call mum", "before", "went to the pharmacy"))
     assert temporal.parse_form("Where did I leave my passport?") == ("where", ("passport",))
+    assert temporal.parse_form("When did I first walk the dog?") == ("first", ("walk the dog",))
+    assert temporal.parse_form("What is my first note?") == ("first", ("note",))
+    assert temporal.parse_form("What was my latest note?") == ("last", ("note",))
     assert temporal.parse_form("What is the capital of France?") is None
 
 
@@ -80,6 +83,14 @@ def test_last_time_is_the_newest_match_and_its_time_is_cited(week, question):
     first = ans.citations[0]
     assert "basil" in first.content and first.time == format_local(_t("27", "09:00:10"))
     assert "Fri 27 Nov 09:00:10" in ans.text  # the answer's time is the cited event's
+
+
+@pytest.mark.parametrize("question", ["When did I first water the basil?", "When was the first time I watered my plants?"])
+def test_first_time_is_the_oldest_match(week, question):
+    ans = _ask(week, question)
+    assert ans.decided_by == "symbolic" and ans.citations
+    assert ans.citations[0].time == format_local(_t("26", "09:02:00"))
+    assert "Thu 26 Nov 09:02" in ans.text
 
 
 @pytest.mark.parametrize("question", ["How many times did I take my blood pressure pill?",
