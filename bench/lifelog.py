@@ -150,7 +150,13 @@ def run(args: argparse.Namespace) -> None:
         if name not in available:
             print(f"skipped {name}: the installed egocli's AskRequest has no '{NEEDS[name]}' field", file=sys.stderr)
     names = [c for c in CONFIG_NAMES if c in wanted and c in available]
+    if not names:
+        print("nothing to run: no chosen config is supported by the installed egocli")
+        return
     base = home()
+    missing = [s for s in args.sets.split(",") if not (base / f"{s}.db").exists()]
+    if missing:
+        sys.exit(f"Error: no {', '.join(missing)} log in {base}: run `python bench/lifelog.py build` first")
     items = load_items(base, args.sets.split(","))[: args.limit]
     done = report.done(args.out)
     version = report.method_version()
@@ -196,6 +202,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=epic_week.DATA, help="build: the EPIC-KITCHENS CSV folder.")
     parser.add_argument("--seed", type=int, default=21, help="build: the EPIC set's seed.")
     args = parser.parse_args()
+    if set(args.sets.split(",")) - {"epic", "life"}:
+        parser.error(f"--sets takes epic and/or life, not {args.sets!r}")
     if args.command == "build":
         build(home(), args.data, args.seed)
     elif not args.out:

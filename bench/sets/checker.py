@@ -177,7 +177,18 @@ _IRREGULAR = {"take": ("took", "taken", "taking"), "put": ("put", "put", "puttin
               "scrub": ("scrubbed", "scrubbed", "scrubbing"), "drop": ("dropped", "dropped", "dropping"),
               "snip": ("snipped", "snipped", "snipping"), "tip": ("tipped", "tipped", "tipping"),
               "dip": ("dipped", "dipped", "dipping"), "wrap": ("wrapped", "wrapped", "wrapping"),
-              "stop": ("stopped", "stopped", "stopping"), "plug": ("plugged", "plugged", "plugging")}
+              "stop": ("stopped", "stopped", "stopping"), "plug": ("plugged", "plugged", "plugging"),
+              "wear": ("wore", "worn", "wearing"), "stick": ("stuck", "stuck", "sticking"),
+              "sweep": ("swept", "swept", "sweeping"), "spread": ("spread", "spread", "spreading"),
+              "grind": ("ground", "ground", "grinding"), "shut": ("shut", "shut", "shutting"),
+              "split": ("split", "split", "splitting"), "keep": ("kept", "kept", "keeping"),
+              "choose": ("chose", "chosen", "choosing"), "freeze": ("froze", "frozen", "freezing"),
+              "bend": ("bent", "bent", "bending"), "lay": ("laid", "laid", "laying"), "run": ("ran", "run", "running"),
+              "blow": ("blew", "blown", "blowing"), "feed": ("fed", "fed", "feeding"), "hit": ("hit", "hit", "hitting"),
+              "let": ("let", "let", "letting"), "sit": ("sat", "sat", "sitting"), "stand": ("stood", "stood", "standing"),
+              "wring": ("wrung", "wrung", "wringing"), "fall": ("fell", "fallen", "falling"),
+              "begin": ("began", "begun", "beginning"), "have": ("had", "had", "having"), "do": ("did", "done", "doing"),
+              "read": ("read", "read", "reading"), "catch": ("caught", "caught", "catching")}
 
 
 def verb_forms(verb: str) -> tuple[str, str, str]:

@@ -234,3 +234,17 @@ def test_runner_refuses_unknown_configs(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(REPO / "bench" / "lifelog.py"), "run", "--out",
                            str(tmp_path / "r.jsonl"), "--configs", "fulll"], capture_output=True, text=True, env=env)
     assert done.returncode != 0 and "unknown config" in done.stderr
+
+
+def test_runner_with_only_unsupported_configs_says_so_and_stops(tmp_path: Path) -> None:
+    from dataclasses import fields
+
+    from egocli.reasoning.asker import AskRequest
+
+    if "llm" in {f.name for f in fields(AskRequest)}:
+        pytest.skip("this egocli has AskRequest.llm: no-llm runs (covered by the end-to-end runner test)")
+    env = {**os.environ, **FAST, "EGOCLI_HOME": str(tmp_path), "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "lifelog.py"), "run", "--out",
+                           str(tmp_path / "r.jsonl"), "--configs", "no-llm"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and "skipped no-llm" in done.stderr and "nothing to run" in done.stdout
+    assert not (tmp_path / "r.jsonl").exists()
