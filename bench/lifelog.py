@@ -201,6 +201,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: config.toml's).")
     parser.add_argument("--data", type=Path, default=epic_week.DATA, help="build: the EPIC-KITCHENS CSV folder.")
     parser.add_argument("--seed", type=int, default=21, help="build: the EPIC set's seed.")
+    parser.add_argument("--version", default=None, help="table: rows of this version (default: the most common).")
     args = parser.parse_args()
     if set(args.sets.split(",")) - {"epic", "life"}:
         parser.error(f"--sets takes epic and/or life, not {args.sets!r}")
@@ -216,7 +217,7 @@ def main() -> None:
         run(args)
     else:
         report.table([line for out in args.out for line in out.read_text().splitlines() if line.strip()],
-                     CONFIG_NAMES)
+                     CONFIG_NAMES, args.version)
 
 
 if __name__ == "__main__":
