@@ -5,6 +5,7 @@ multiple-choice), every config on the same questions, one JSONL row per question
     python bench/lifelog.py build                      # both logs through `egocli import` + `summarize --extractive`
     nice -n 19 python bench/lifelog.py run --out .cache/lifelog/rows.jsonl --threads 1 [--configs full,recent]
     python bench/lifelog.py table --out .cache/lifelog/rows.jsonl
+    python bench/lifelog.py recall [--configs full,recent]  # context recall per config, no LLM (quick)
 
 Sets: `epic` (bench/sets/epic_week.py generates it from ../shared/data/epic-kitchens into $EGOCLI_HOME, never
 into the repository: CC BY-NC) and `life` (bench/sets/lifeweek*.json, committed). Each set has its own log
@@ -189,10 +190,37 @@ def run(args: argparse.Namespace) -> None:
                       f"{(row['answer'] or row['error'] or '')[:70]!r}", flush=True)
 
 
+def recall_table(args: argparse.Namespace) -> None:
+    """Context recall only (no LLM): the share of gold evidence each config's context shows, per set and form."""
+    from egocli.models import registry
+    from egocli.store import Store
+    from egocli.timeutil import parse_time_ms
+
+    available = configs()
+    names = [c for c in CONFIG_NAMES if c in args.configs.split(",") and c in available and c != "votes1"]
+    base, embedder, stores = home(), None, {}
+    got: dict[tuple[str, str, str], list[float]] = {}
+    for item in load_items(base, args.sets.split(","))[: args.limit]:
+        if item.set not in stores:
+            settings = _settings(base / f"{item.set}.db", None)
+            stores[item.set] = Store.open(settings.db, create=False)
+            embedder = registry.load("embedder", settings) if embedder is None else embedder
+        for name in names:
+            req = replace(available[name], question=item.question, choices=item.choices, at_ms=parse_time_ms(item.at))
+            shown = asker.assemble(stores[item.set], req, embedder).storyline.events
+            for group in (item.kind, item.form):
+                got.setdefault((item.set, group, name), []).append(report.recall(shown, item.evidence))
+    print("| set | questions | n | " + " | ".join(names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for key in sorted({(s, g) for s, g, _ in got}):
+        values = [got[(*key, n)] for n in names]
+        print(f"| {key[0]} | {key[1]} | {len(values[0])} | " + " | ".join(f"{sum(v) / len(v):.2f}" for v in values) + " |")
+
+
 def main() -> None:
     """Parse arguments; build, run or tabulate."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("build", "run", "table"))
+    parser.add_argument("command", choices=("build", "run", "table", "recall"))
     parser.add_argument("--out", type=Path, nargs="+", help="JSONL rows (run: one, appended; table: one or more).")
     parser.add_argument("--configs", default=",".join(CONFIG_NAMES), help="Comma-separated configs.")
     parser.add_argument("--sets", default="epic,life", help="Comma-separated sets: epic, life.")
@@ -207,6 +235,8 @@ def main() -> None:
         parser.error(f"--sets takes epic and/or life, not {args.sets!r}")
     if args.command == "build":
         build(home(), args.data, args.seed)
+    elif args.command == "recall":
+        recall_table(args)
     elif not args.out:
         parser.error("--out is required")
     elif args.command == "run":
