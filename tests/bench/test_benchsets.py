@@ -227,7 +227,7 @@ def test_runner_builds_runs_resumes_and_tabulates(tmp_path: Path) -> None:
     assert again.returncode == 0 and len(out.read_text().splitlines()) == len(rows)
     table = subprocess.run([*runner, "table", "--out", str(out)], capture_output=True, text=True, env=env, check=True)
     assert "### set epic" in table.stdout and "### set life" in table.stdout and "| recent |" in table.stdout
-    recall = subprocess.run([*runner, "recall", "--limit", "6", "--configs", "full,recent"], capture_output=True,
+    recall = subprocess.run([*runner, "recall", "--limit", "14", "--configs", "full,recent"], capture_output=True,
                             text=True, env=env, check=True)
     assert "| epic | open |" in recall.stdout and "| life |" in recall.stdout
 
