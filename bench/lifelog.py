@@ -137,20 +137,25 @@ def answer_one(store, llm, embedder, item: Item, template: asker.AskRequest) -> 
             "tokens": ans.prompt_tokens + ans.output_tokens, "votes": [v for _, v in ans.votes], "error": None}
 
 
-def run(args: argparse.Namespace) -> None:
-    """Every chosen config on every question, appending rows, until done or past --until (UTC HH:MM)."""
-    from egocli.models import registry
-    from egocli.store import Store
-
-    available = configs()
-    wanted = [c.strip() for c in args.configs.split(",") if c.strip()]
+def chosen(text: str, available: dict[str, asker.AskRequest]) -> list[str]:
+    """The configs of a comma-separated list that the installed egocli supports; the others are named."""
+    wanted = [c.strip() for c in text.split(",") if c.strip()]
     unknown = [c for c in wanted if c not in CONFIG_NAMES]
     if unknown:
         sys.exit(f"Error: unknown config(s) {', '.join(unknown)} (known: {', '.join(CONFIG_NAMES)})")
     for name in wanted:
         if name not in available:
             print(f"skipped {name}: the installed egocli's AskRequest has no '{NEEDS[name]}' field", file=sys.stderr)
-    names = [c for c in CONFIG_NAMES if c in wanted and c in available]
+    return [c for c in CONFIG_NAMES if c in wanted and c in available]
+
+
+def run(args: argparse.Namespace) -> None:
+    """Every chosen config on every question, appending rows, until done or past --until (UTC HH:MM)."""
+    from egocli.models import registry
+    from egocli.store import Store
+
+    available = configs()
+    names = chosen(args.configs, available)
     if not names:
         print("nothing to run: no chosen config is supported by the installed egocli")
         return
@@ -158,22 +163,17 @@ def run(args: argparse.Namespace) -> None:
     missing = [s for s in args.sets.split(",") if not (base / f"{s}.db").exists()]
     if missing:
         sys.exit(f"Error: no {', '.join(missing)} log in {base}: run `python bench/lifelog.py build` first")
-    items = load_items(base, args.sets.split(","))[: args.limit]
-    done = report.done(args.out)
-    version = report.method_version()
-    stop = report.deadline(args.until)
+    done, version, stop = report.done(args.out), report.method_version(), report.deadline(args.until)
     embedder, llm, stores = None, None, {}
     with args.out.open("a", encoding="utf-8") as sink:
-        for n, item in enumerate(items, 1):
+        for n, item in enumerate(load_items(base, args.sets.split(","))[: args.limit], 1):
             if item.set not in stores:
                 settings = _settings(base / f"{item.set}.db", args.threads)
                 stores[item.set] = Store.open(settings.db, create=False)
                 embedder = registry.load("embedder", settings) if embedder is None else embedder
                 llm = LazyModel(settings) if llm is None else llm
             full_row = None
-            for name in names:
-                if (version, name, item.set, item.qid) in done:
-                    continue
+            for name in [c for c in names if (version, c, item.set, item.qid) not in done]:
                 if stop is not None and time.time() > stop:
                     print(f"stopped at --until after {n - 1} questions")
                     return
@@ -197,7 +197,7 @@ def recall_table(args: argparse.Namespace) -> None:
     from egocli.timeutil import parse_time_ms
 
     available = configs()
-    names = [c for c in CONFIG_NAMES if c in args.configs.split(",") and c in available and c != "votes1"]
+    names = [c for c in chosen(args.configs, available) if c != "votes1"]
     base, embedder, stores = home(), None, {}
     got: dict[tuple[str, str, str], list[float]] = {}
     for item in load_items(base, args.sets.split(","))[: args.limit]:
