@@ -11,8 +11,11 @@ Gold kinds (a dict with "kind" and its fields):
   only when the gold is on the day the question is asked.
 - ``count``: ``{"n": int}``. The first number in the answer that is not part of a clock time or a date
   ("3", "three", "twice", "once", "never"/"not at all" = 0) must equal n.
-- ``yesno``: ``{"yes": bool}``. The first yes-word ("yes", "yeah", "correct", "you did") or no-word ("no",
-  "not", "didn't", "never", "did not") decides.
+- ``yesno``: ``{"yes": bool}``. The first yes-word ("yes", "yeah", "correct") or no-word ("no", "not",
+  "didn't", "never", "did not") decides; without either, an answer restating the order of the question's
+  two actions decides (asked "did I take the clothes before I turned on the kettle?", "I took the clothes
+  before I turned on the kettle" and "I turned on the kettle after taking the clothes" are yes, "I took the
+  clothes after ..." is no), and a bare "you did" is a yes.
 - ``words``: ``{"all": [[alternative, ...], ...]}``. Every group must have one alternative in the answer, as a
   word (letters around it end the match), an alternative's plural or its past/gerund forms counting.
 - ``duration``: ``{"ms": int, "rel": 0.3, "abs_s": 5}``. A duration in the answer ("45 seconds", "2 minutes",
@@ -44,7 +47,7 @@ _RELATIVE = re.compile(r"\b(today|this (?:morning|afternoon|evening)|tonight|yes
 _NUMBER_WORDS = {"zero": 0, "none": 0, "never": 0, "once": 1, "one": 1, "a single": 1, "twice": 2, "two": 2,
                  "three": 3, "thrice": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
-_YES = re.compile(r"\b(yes|yeah|yep|correct|indeed|you did|i did)\b", re.I)
+_YES = re.compile(r"\b(yes|yeah|yep|correct|indeed)\b", re.I)
 _NO = re.compile(r"\b(no|not|didn't|did not|never|nope|afterwards|only after)\b", re.I)
 _UNITS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|twenty|thirty|forty|fifty|half an?)\s*"
@@ -56,8 +59,9 @@ def is_nothing(answer: str) -> bool:
     return bool(NOTHING.search(answer))
 
 
-def check(answer: str, gold: dict, at_ms: int) -> bool:
-    """Whether an open answer matches its gold answer (see the module docstring for the rules)."""
+def check(answer: str, gold: dict, at_ms: int, question: str = "") -> bool:
+    """Whether an open answer matches its gold answer (see the module docstring for the rules); the question
+    helps read a yes/no answer that restates the order instead of saying yes or no."""
     if not answer.strip() or is_nothing(answer):
         return False
     kind = gold["kind"]
@@ -66,7 +70,7 @@ def check(answer: str, gold: dict, at_ms: int) -> bool:
     if kind == "count":
         return first_number(answer) == gold["n"]
     if kind == "yesno":
-        return yes_no(answer) is gold["yes"]
+        return yes_no(answer, question) is gold["yes"]
     if kind == "words":
         return all(any(has_word(answer, alt) for alt in group) for group in gold["all"])
     if kind == "duration":
@@ -150,12 +154,41 @@ def first_number(answer: str) -> int | None:
     return int(m.group(1)) if m.group(1) else _NUMBER_WORDS[m.group(2).lower()]
 
 
-def yes_no(answer: str) -> bool | None:
-    """True for a yes-answer, False for a no-answer (whichever word comes first), None when neither."""
+def yes_no(answer: str, question: str = "") -> bool | None:
+    """True for a yes-answer, False for a no-answer (whichever word comes first); with neither, an answer that
+    restates the order of the question's two actions ("did I X before Y?" - "I did X before Y" / "Y came after
+    X" are yes); a bare "you did" is a yes; None when it says none of these."""
     yes, no = _YES.search(answer), _NO.search(answer)
     if yes and (not no or yes.start() < no.start()):
         return True
-    return False if no else None
+    if no:
+        return False
+    restated = _restated(answer, question)
+    if restated is not None:
+        return restated
+    return True if re.search(r"\b(you|i) did\b", answer, re.I) else None
+
+
+_PLAIN = {"did", "does", "the", "my", "you", "your", "before", "after", "then", "first", "this", "that", "with",
+          "today", "yesterday", "earlier", "have", "was", "were", "which", "when"}
+
+
+def _content(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _PLAIN}
+
+
+def _restated(answer: str, question: str) -> bool | None:
+    """Whether the answer claims the question's first action came first, from which action it names before
+    its 'before'/'after'; None when that cannot be told."""
+    said, asked = re.search(r"\b(before|after)\b", answer, re.I), re.search(r"\bbefore\b", question, re.I)
+    if said is None or asked is None:
+        return None
+    first, then = _content(question[: asked.start()]), _content(question[asked.end():])
+    head = _content(answer[: said.start()])
+    x, y = len(head & (first - then)), len(head & (then - first))
+    if x == y:
+        return None
+    return (said.group(1).lower() == "before") == (x > y)
 
 
 _IRREGULAR = {"take": ("took", "taken", "taking"), "put": ("put", "put", "putting"), "cut": ("cut", "cut", "cutting"),

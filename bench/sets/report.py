@@ -71,7 +71,7 @@ def scored(row: dict) -> dict:
     gold = row["gold"]
     if "time" in gold and "ms" not in gold:
         gold = {**gold, "ms": _ms(gold["time"])}
-    ok = row["answer"] is not None and checker.check(row["answer"], gold, _ms(row["at"]))
+    ok = row["answer"] is not None and checker.check(row["answer"], gold, _ms(row["at"]), row["question"])
     return {**row, "correct": ok}
 
 

@@ -47,9 +47,13 @@ def test_count_needs_the_exact_number() -> None:
 
 @pytest.mark.parametrize("answer, yes", [("Yes, you did.", True), ("No, it was afterwards.", False),
                                          ("You didn't: the kettle came first.", False), ("Correct.", True),
-                                         ("The kettle.", None)])
+                                         ("I took the clothes before I turned on the kettle.", True),
+                                         ("I turned on the kettle after taking the clothes.", True),
+                                         ("You took the clothes after the kettle.", False),
+                                         ("You did.", True), ("The kettle.", None)])
 def test_yes_no(answer: str, yes: bool | None) -> None:
-    assert checker.yes_no(answer) is yes
+    question = "Did I take the clothes before I turned on my kettle?"
+    assert checker.yes_no(answer, question) is yes
 
 
 def test_words_take_plurals_and_verb_forms_but_not_parts_of_words() -> None:
