@@ -4,7 +4,7 @@ multiple-choice), every config on the same questions, one JSONL row per question
     export EGOCLI_HOME=.cache/lifelog
     python bench/lifelog.py build                      # both logs through `egocli import` + `summarize --extractive`
     nice -n 19 python bench/lifelog.py run --out .cache/lifelog/rows.jsonl --threads 1 [--configs full,recent]
-    python bench/lifelog.py table --out .cache/lifelog/rows.jsonl
+    python bench/lifelog.py table --out .cache/lifelog/rows.jsonl       # re-scored with today's checker and golds
     python bench/lifelog.py recall [--configs full,recent]  # context recall per config, no LLM (quick)
 
 Sets: `epic` (bench/sets/epic_week.py generates it from ../shared/data/epic-kitchens into $EGOCLI_HOME, never
@@ -34,7 +34,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checkout keeps its order
+    sys.path.insert(0, str(ROOT))
 
 from bench.sets import epic_week, lifeweek, report  # noqa: E402
 from bench.sets.items import Item, load_items  # noqa: E402
@@ -246,8 +247,9 @@ def main() -> None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         run(args)
     else:
+        base = Path(os.environ["EGOCLI_HOME"]).expanduser() if os.environ.get("EGOCLI_HOME") else None
         report.table([line for out in args.out for line in out.read_text().splitlines() if line.strip()],
-                     CONFIG_NAMES, args.version)
+                     CONFIG_NAMES, args.version, base)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,9 @@ Gold kinds (a dict with "kind" and its fields):
   before I turned on the kettle" and "I turned on the kettle after taking the clothes" are yes, "I took the
   clothes after ..." is no), and a bare "you did" is a yes.
 - ``words``: ``{"all": [[alternative, ...], ...]}``. Every group must have one alternative in the answer, as a
-  word (letters around it end the match), an alternative's plural or its past/gerund forms counting.
+  word (letters around it end the match), an alternative's plural or its past/gerund forms counting. A
+  parenthesis starting "(after ..." or "(before ..." names the moment the answer was counted from, not the
+  answer, and is left out.
 - ``duration``: ``{"ms": int, "rel": 0.3, "abs_s": 5}``. A duration in the answer ("45 seconds", "2 minutes",
   "1 min 20 s", "an hour and a half", or two clock times "from 09:01:10 to 09:01:40") within
   max(abs_s, rel x gold) of the gold.
@@ -35,6 +37,8 @@ from egocli.timeutil import local
 
 NOTHING = re.compile(r"\bnothing relevant\b|\bno (?:relevant )?(?:record|information|mention)\b|\bi (?:do not|don't) know\b",
                      re.I)
+ANCHOR = re.compile(r"\((?:after|before|following)\b[^)]*\)", re.I)
+"""'(after X at 14:22)': an answer's note of what it was counted from, which is not the answer."""
 _CLOCK = re.compile(r"(?<![\d:.])(\d{1,2})[:.](\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(am|pm|a\.m\.|p\.m\.)?(?![\d])", re.I)
 _DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -72,7 +76,8 @@ def check(answer: str, gold: dict, at_ms: int, question: str = "") -> bool:
     if kind == "yesno":
         return yes_no(answer, question) is gold["yes"]
     if kind == "words":
-        return all(any(has_word(answer, alt) for alt in group) for group in gold["all"])
+        said = ANCHOR.sub(" ", answer)
+        return all(any(has_word(said, alt) for alt in group) for group in gold["all"])
     if kind == "duration":
         got = duration_s(answer)
         limit = max(gold.get("abs_s", 5), gold.get("rel", 0.3) * gold["ms"] / 1000)

@@ -14,6 +14,8 @@ from egocli.timeutil import format_local, local
 Question = dict
 MIN_GAP_MS = 20_000
 """'Did I X before Y': the last X and the first Y are at least this far apart (no near-ties)."""
+TIME_TOLERANCE_S = 30
+"""'When did I last X?': narrated actions are seconds apart, so a neighbouring action must not pass for X."""
 INSTANT = {"take", "pick", "put", "place", "open", "close", "grab", "get", "turn", "switch", "throw", "move", "hold",
            "insert", "set", "drop", "press"}
 """Verbs of a moment: 'how long did I open the fridge?' is not a question people ask."""
@@ -70,7 +72,7 @@ def last(week: Week, rng: random.Random, n: int) -> list[Question]:
         gold = week.before(key, placed[1])[-1]
         slots = phrasing.actions_of(rng, week.action(key), many=True)
         text = phrasing.fill(rng, phrasing.LAST, **slots)
-        out.append(_record(text, placed[1], {"kind": "time", "ms": gold.start_ms, "tolerance_s": 60}, [gold],
+        out.append(_record(text, placed[1], {"kind": "time", "ms": gold.start_ms, "tolerance_s": TIME_TOLERANCE_S}, [gold],
                            action=list(key)))
         if len(out) == n:
             break

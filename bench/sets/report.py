@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from bench.sets import checker
+from bench.sets import checker, lifeweek
 from bench.sets.items import Item
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,10 +97,26 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def table(lines: Sequence[str], order: Sequence[str], version: str | None = None) -> None:
-    """Markdown tables: per set x config, then per set/form x config (rows re-scored with today's checker);
-    only questions every config of the set answered are counted."""
-    rows = [scored(json.loads(line)) for line in lines]
+def current_golds(base: Path | None) -> dict[tuple[str, str], tuple[str, dict]]:
+    """(set, id) -> (question, gold) of today's sets: the committed week, and the generated EPIC set in base."""
+    out = {("life", q["id"]): (q["question"], q["gold"]) for q in json.loads(lifeweek.OPEN.read_text())}
+    epic = base / "epic_week.json" if base is not None else None
+    if epic is not None and epic.exists():
+        out |= {("epic", q["id"]): (q["question"], q["gold"]) for q in json.loads(epic.read_text())["questions"]}
+    return out
+
+
+def refreshed(row: dict, golds: dict[tuple[str, str], tuple[str, dict]]) -> dict:
+    """The row with today's gold when today's set asks the same question (a corrected gold applies to old rows)."""
+    question, gold = golds.get((row["set"], row["id"]), (None, None))
+    return {**row, "gold": gold} if row["kind"] == "open" and question == row["question"] else row
+
+
+def table(lines: Sequence[str], order: Sequence[str], version: str | None = None, base: Path | None = None) -> None:
+    """Markdown tables: per set x config, then per set/form x config (rows re-scored with today's checker and
+    golds); only questions every config of the set answered are counted."""
+    golds = current_golds(base)
+    rows = [scored(refreshed(json.loads(line), golds)) for line in lines]
     versions = [r["version"] for r in rows]
     keep = version or (max(set(versions), key=versions.count) if versions else None)
     rows = [r for r in rows if r["version"] == keep]

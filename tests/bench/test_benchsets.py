@@ -251,3 +251,14 @@ def test_runner_with_only_unsupported_configs_says_so_and_stops(tmp_path: Path) 
                            str(tmp_path / "r.jsonl"), "--configs", "no-llm"], capture_output=True, text=True, env=env)
     assert done.returncode == 0 and "skipped no-llm" in done.stderr and "nothing to run" in done.stdout
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_table_rescores_old_rows_with_todays_gold_only_for_the_same_question() -> None:
+    from bench.sets import report
+
+    today = json.loads(lifeweek.OPEN.read_text())[0]
+    row = {"set": "life", "id": today["id"], "kind": "open", "question": today["question"], "at": today["at"],
+           "gold": {"kind": "count", "n": 99}, "answer": f"on {today['gold']['time'][11:16]}", "correct_idx": None}
+    golds = report.current_golds(None)
+    assert report.scored(report.refreshed(row, golds))["correct"]
+    assert not report.scored(report.refreshed({**row, "question": "something else?"}, golds))["correct"]
