@@ -1,0 +1,1 @@
+"""Tests of the evaluation sets in bench/sets and their runner."""
