@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +13,9 @@ from typing import Any
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
 from egocli.ingest.describe import Describer
 from egocli.ingest.frames import FrameRules, FrameSelector
+from egocli.ingest.profile import StageClock
 from egocli.models.base import Transcriber
+from egocli.models.textgate import text_key
 from egocli.store import NewEvent
 from egocli.stream.vad import EnergyVad, VadConfig
 
@@ -55,6 +56,8 @@ class VideoStage:
     save_frame: Callable[[Any, int], str] | None = None
     redactor: Any = None
     """egocli.privacy.redact.Redactor: faces blurred and text masked before describing or saving."""
+    clock: StageClock = field(default_factory=StageClock)
+    """Where the stage's time goes (decode, select, redact, describe)."""
     _last_text: int = 0
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
@@ -69,10 +72,11 @@ class VideoStage:
         counts = {"frames": 0, "kept": 0, "dark": 0, "blur": 0, "same": 0}
         events: list[NewEvent] = []
         last_flush, t, warning = start, start, None
-        frames = _Truncatable(video_frames(self.path, self.fps, start))
+        frames = _Truncatable(self.clock.iterate(video_frames(self.path, self.fps, start), "decode video"))
         for t, frame in _until_stopped(frames, stop):
             counts["frames"] += 1
-            verdict = selector.consider(frame, t)
+            with self.clock.stage("select"):
+                verdict = selector.consider(frame, t)
             if verdict.keep:
                 counts["kept"] += 1
                 events.extend(self._describe(frame, t, verdict.reason, verdict.change))
@@ -94,13 +98,14 @@ class VideoStage:
         return point
 
     def _describe(self, frame: Any, t: int, reason: str, change: float) -> list[NewEvent]:
-        frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
+        with self.clock.stage("redact faces"):
+            frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
         desc = self.describer.describe(frame)
         at = self.origin_ms + t
         media = self.save_frame(frame, t) if self.save_frame else str(self.path)
         meta = {**desc.meta, "reason": reason, "change": round(change, 3)}
         events = [NewEvent(at, at + int(1000 / self.fps), "visual", desc.visual, media, t, meta)]
-        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
+        crc = text_key(desc.text)  # case, spaces and punctuation ignored: OCR varies between frames
         if desc.text and crc != self._last_text:  # the same sign in view again is not news
             events.append(NewEvent(at, at + int(1000 / self.fps), "text", desc.text, media, t,
                                    {"ocr": desc.meta.get("ocr", [])}))
@@ -118,6 +123,8 @@ class AudioStage:
     vad: VadConfig
     redactor: Any = None
     """egocli.privacy.redact.Redactor: personal data in transcripts masked before storing."""
+    clock: StageClock = field(default_factory=StageClock)
+    """Where the stage's time goes (decode, VAD; ASR is timed by the model wrapper)."""
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
@@ -127,9 +134,9 @@ class AudioStage:
         vad = EnergyVad(self.vad, origin_ms=warm)
         counts = {"utterances": 0, "silent": 0}
         last_flush = start
-        chunks = _Truncatable(audio_chunks(self.path, warm))
+        chunks = _Truncatable(self.clock.iterate(audio_chunks(self.path, warm), "decode audio"))
         for _, pcm in _until_stopped(chunks, stop):
-            for utt in vad.feed(pcm):
+            for utt in self.clock.iterate(vad.feed(pcm), "vad"):
                 if utt.end_ms > start:
                     events = self._transcribe(utt, counts)
                     out.put(Batch("audio", events, {"audio_ms": utt.closed_ms}, utt.closed_ms,

