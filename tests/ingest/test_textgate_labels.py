@@ -177,3 +177,34 @@ def test_profile_table_names_every_stage(cli):
                   "labeler", "ocr gate", "ocr detect", "ocr recognise", "vad", "asr", "write"):
         assert stage in timings and timings[stage]["calls"] >= 1, stage
     assert "seconds per stage" in res.stderr
+
+
+def test_hard_frames_at_a_variable_frame_rate_ingest_with_a_profile(cli, tmp_path):
+    import av
+    import cv2
+
+    page = np.full((360, 640, 3), 235, np.uint8)  # a screen full of small text
+    for y in range(12, 350, 14):
+        cv2.putText(page, "the quick brown fox jumps over 12 lazy dogs", (6, y), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                    (20, 20, 20), 1, cv2.LINE_AA)
+    sign = np.full((360, 640, 3), (60, 60, 160), np.uint8)
+    cv2.putText(sign, "EXIT", (180, 230), cv2.FONT_HERSHEY_SIMPLEX, 4, (255, 255, 255), 12, cv2.LINE_AA)
+    frames = [np.zeros((360, 640, 3), np.uint8), cv2.GaussianBlur(sign, (61, 61), 30), page, sign, page]
+    stamps = [0, 700, 1900, 2000, 4300]  # ms: irregular gaps, as phones and glasses record
+    video = tmp_path / "vfr.mp4"
+    with av.open(str(video), "w") as out:
+        vs = out.add_stream("libx264", rate=30, options={"preset": "ultrafast"})
+        vs.width, vs.height, vs.pix_fmt = 640, 360, "yuv420p"
+        vs.codec_context.time_base = Fraction(1, 1000)
+        for ms, img in zip(stamps, frames, strict=True):
+            vf = av.VideoFrame.from_ndarray(img, format="bgr24")
+            vf.pts, vf.time_base = ms, Fraction(1, 1000)
+            out.mux(vs.encode(vf))
+        out.mux(vs.encode(None))
+    res = cli("ingest", video, "--json", "--profile", "--no-redact")
+    assert res.exit_code == 0, res.stderr
+    assert "ocr gate" in json.loads(res.stdout)[0]["timings"] and "seconds per stage" in res.stderr
+    events = [json.loads(x) for x in cli("log", "list", "--jsonl").stdout.splitlines()]
+    texts = " ".join(e["content"] for e in events if e["modality"] == "text").upper()
+    assert "EXIT" in texts and "QUICK BROWN" in texts
+    assert all(not re.search(r"\(\d\.\d+\)", e["content"]) for e in events)
