@@ -72,6 +72,14 @@ def _letters(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.upper())
 
 
+def _score_text(regions: list, want: str, tally: list[int], found: dict[str, int], key: str) -> None:
+    """Count right/total OCR regions (score >= 0.6, as the describer keeps) and frames with a word read."""
+    regions = [r for r in regions if r.score >= 0.6 and _letters(r.text)]
+    tally[0] += sum(_letters(r.text) in want for r in regions if want)
+    tally[1] += len(regions)
+    found[key] += bool(want) and any(len(_letters(r.text)) >= 4 and _letters(r.text) in want for r in regions)
+
+
 def main() -> None:
     """Label and read every frame both ways; print precision (and text recall) before and after."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -91,8 +99,7 @@ def main() -> None:
     vocab = default_vocabulary()
     tally = {k: [0, 0] for k in ("labels before", "labels after", "ocr before", "ocr after")}
     found = {"ocr before": 0, "ocr after": 0}
-    expected_total = 0
-    skipped = 0
+    expected_total = skipped = 0
     items = frames(Path(args.shared))
     for source, seconds, frame in items:
         accepted, text = truth(source, seconds)
@@ -102,15 +109,11 @@ def main() -> None:
         for key, names in (("labels before", before), ("labels after", after)):
             tally[key][0] += sum(n in accepted for n in names)
             tally[key][1] += len(names)
-        want = _letters(text)
-        expected_total += bool(want)
+        expected_total += bool(_letters(text))
         result = gate.check(frame)
         skipped += result.verdict in ("no-strokes", "no-boxes")
         for key, regions in (("ocr before", old_ocr.read(frame)), ("ocr after", result.regions)):
-            regions = [r for r in regions if r.score >= 0.6 and _letters(r.text)]
-            tally[key][0] += sum(_letters(r.text) in want for r in regions if want)
-            tally[key][1] += len(regions)
-            found[key] += bool(want) and any(len(_letters(r.text)) >= 4 and _letters(r.text) in want for r in regions)
+            _score_text(regions, _letters(text), tally[key], found, key)
     print(f"{len(items)} frames labelled by hand; {expected_total} with text; gate skipped recognition on {skipped}")
     for key, (right, total) in tally.items():
         extra = f"; frames with text where a word of 4+ letters was read: {found[key]}/{expected_total}" \

@@ -146,9 +146,9 @@ class TextGate:
         sigs = [_signature(image, b) for b in boxes]
         known: dict[int, TextRegion | None] = {}
         for i, sig in enumerate(sigs):
-            match = self._match(sig)
-            if match is not None:
-                known[i] = match[0]
+            seen, region = self._match(sig)
+            if seen:
+                known[i] = region
         todo = [i for i in range(len(boxes)) if i not in known]
         with self._timed("ocr recognise"):
             read = self.reader.recognise(image, [boxes[i] for i in todo]) if todo else []
@@ -161,13 +161,14 @@ class TextGate:
     def _timed(self, stage: str) -> Any:
         return self.clock.stage(stage) if self.clock is not None else contextlib.nullcontext()
 
-    def _match(self, sig: tuple[np.ndarray, tuple[int, int]]) -> tuple[TextRegion | None] | None:
+    def _match(self, sig: tuple[np.ndarray, tuple[int, int]]) -> tuple[bool, TextRegion | None]:
+        """(True, its reading) when a box of the previous frame has the same size and pixels."""
         pixels, size = sig
         for old, old_size, region in self._last:
             if abs(size[0] - old_size[0]) <= 0.15 * old_size[0] and abs(size[1] - old_size[1]) <= 0.3 * old_size[1] \
                     and float(np.abs(pixels - old).mean()) < self.reuse_diff:
-                return (region,)
-        return None
+                return True, region
+        return False, None
 
 
 def _bounds(quad: np.ndarray) -> tuple[int, int, int, int]:
