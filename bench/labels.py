@@ -98,6 +98,7 @@ def main() -> None:
     old_ocr, gate = RapidOcrReader(threads=1, angle=True), TextGate(RapidOcrReader(threads=1))
     vocab = default_vocabulary()
     tally = {k: [0, 0] for k in ("labels before", "labels after", "ocr before", "ocr after")}
+    sweep = {t: [0, 0] for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)}
     found = {"ocr before": 0, "ocr after": 0}
     expected_total = skipped = 0
     items = frames(Path(args.shared))
@@ -109,6 +110,9 @@ def main() -> None:
         for key, names in (("labels before", before), ("labels after", after)):
             tally[key][0] += sum(n in accepted for n in names)
             tally[key][1] += len(names)
+        for threshold, counts in sweep.items():
+            names = [r.name for r in vocab.readable(raw, threshold)[:3]]
+            counts[0], counts[1] = counts[0] + sum(n in accepted for n in names), counts[1] + len(names)
         expected_total += bool(_letters(text))
         result = gate.check(frame)
         skipped += result.verdict in ("no-strokes", "no-boxes")
@@ -119,6 +123,7 @@ def main() -> None:
         extra = f"; frames with text where a word of 4+ letters was read: {found[key]}/{expected_total}" \
             if key in found else ""
         print(f"{key:<14} precision {right}/{total} = {right / max(total, 1):.2f}{extra}")
+    print("labels by threshold: " + ", ".join(f"{t:.2f}: {r}/{n}" for t, (r, n) in sweep.items()))
 
 
 if __name__ == "__main__":

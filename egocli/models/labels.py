@@ -17,9 +17,9 @@ DATA = Path(__file__).resolve().parent / "data" / "everyday_labels.toml"
 MIN_SCORE = 0.20
 """Summed probability from which a label is reported, calibrated on frames labelled by hand
 (bench/labels.py, 66 frames): 22 of 39 labels right (0.56), against 35 of 94 (0.37) for the old
-raw top-3 from 0.08. Precision was flat from 0.20 to 0.30 and fell below 0.15 (more wrong
-labels) and above 0.35 (the right ones went first); most remaining errors are "a tray" for a
-chessboard, which no threshold separates."""
+raw top-3 from 0.08. Precision stays 0.52-0.58 from 0.10 to 0.40 while the right labels fall
+from 32 to 9, and drops to 0.43 at 0.50; 0.20 keeps 22 right labels at 0.56 (0.25 keeps 14).
+Most remaining errors are "a tray" for a chessboard, which no threshold separates."""
 
 
 @dataclass(frozen=True)
