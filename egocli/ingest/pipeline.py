@@ -86,18 +86,15 @@ def expand(paths: list[Path]) -> list[Path]:
 class RegistryModels:
     """Models for ingest from the registry, loaded on first use.
 
-    The video and audio stages run side by side on (typically) two cores. Unless the user configured
-    thread counts, OCR gets one thread and ASR two: behind the text gate the video stage needs far
-    less CPU than speech recognition (the 10-minute bench recording: ~35 CPU-s of ASR), so ASR is
-    the critical path, and CTranslate2 spent the same CPU with 2 threads as with 1 (1.30 vs 1.36 s
-    on the example's speech) while finishing in ~0.55x the time whenever a core is free."""
+    The video and audio stages run side by side on (typically) two cores, so unless the user
+    configured thread counts, OCR and ASR get one thread each instead of competing for two."""
 
     def __init__(self, settings: Any) -> None:
         from dataclasses import replace
 
         options = dict(settings.options)
-        for role, threads in (("ocr", 1), ("asr", 2)):
-            options[role] = {"threads": threads, **settings.section(role)}
+        for role in ("ocr", "asr"):
+            options[role] = {"threads": 1, **settings.section(role)}
         self.settings = replace(settings, options=options)
 
     def load(self, role: str) -> Any:
