@@ -208,3 +208,20 @@ def test_hard_frames_at_a_variable_frame_rate_ingest_with_a_profile(cli, tmp_pat
     texts = " ".join(e["content"] for e in events if e["modality"] == "text").upper()
     assert "EXIT" in texts and "QUICK BROWN" in texts
     assert all(not re.search(r"\(\d\.\d+\)", e["content"]) for e in events)
+
+
+def test_a_changed_digit_is_read_again_not_reused(models):
+    import cv2
+
+    def sign(text: str) -> np.ndarray:
+        img = np.full((360, 640, 3), (60, 120, 60), np.uint8)
+        cv2.rectangle(img, (60, 60), (600, 300), (240, 240, 240), -1)
+        cv2.putText(img, text, (150, 200), cv2.FONT_HERSHEY_SIMPLEX, 2.0, (30, 30, 30), 5, cv2.LINE_AA)
+        return img
+
+    gate = TextGate(models[1])
+    assert [r.text for r in gate.check(sign("Open 9-18")).regions] == ["Open 9-18"]
+    same = gate.check(sign("Open 9-18"))
+    assert same.verdict == "reused" and [r.text for r in same.regions] == ["Open 9-18"]
+    changed = gate.check(sign("Open 9-19"))
+    assert changed.recognised == 1 and [r.text for r in changed.regions] == ["Open 9-19"]
