@@ -48,6 +48,7 @@ class LiveServices:
         self.closing = False
         self.answering = 0
         """Answers being generated now; frame description waits while there are any."""
+        self._gate: Any = None
         self.written: Written | None = None
         """Called on the writer thread after events are stored."""
 
@@ -160,13 +161,21 @@ class LiveServices:
         """The speech recogniser's name, for the events it hears."""
         return self.asr().name
 
+    def _gated_reader(self) -> Any:
+        """The OCR reader behind the text gate (made once: the gate remembers the boxes it read last)."""
+        from egocli.models.textgate import reader_with_gate
+
+        if self._gate is None:
+            self._gate = reader_with_gate(self.reader())
+        return self._gate
+
     def look(self, frame: Frame, selector: FrameSelector, t_ms: int) -> tuple[Verdict, FrameDescription | None]:
         """(verdict, description or None) for a camera frame (vision thread)."""
         image = to_bgr(frame)
         verdict = selector.consider(image, t_ms)
         if not verdict.keep:
             return verdict, None
-        describer = Describer(self.labeler(), self.reader())
+        describer = Describer(self.labeler(), self._gated_reader())
         if self.redactor is None:
             return verdict, describer.describe(image)
         image, faces = self.redactor.frame(image)  # faces blurred before anything looks at them

@@ -28,6 +28,9 @@ def ingest(ctx: typer.Context,
                                                  help="Thumbnail change (0..1) that counts as a new scene [default: 0.10]."),
            no_redact: bool = typer.Option(False, "--no-redact",
                                           help="Store faces and personal data unmasked (config: [privacy] redact)."),
+           no_text_gate: bool = typer.Option(False, "--no-text-gate",
+                                             help="OCR every kept frame in full (slower; for comparison)."),
+           profile: bool = typer.Option(False, "--profile", help="Print seconds per stage at the end (stderr)."),
            json_: bool = JSON) -> None:
     """Turn recordings into visual, text and speech events; resumable and idempotent.
 
@@ -49,7 +52,7 @@ def ingest(ctx: typer.Context,
     rules = FrameRules() if scene_threshold is None else FrameRules(scene_threshold=scene_threshold)
     opts = IngestOptions(fps=fps, start_ms=parse_time_ms(start), source_name=source_name,
                          keep_frames=keep_frames, audio=not no_audio, video=not no_video,
-                         rules=rules,
+                         rules=rules, text_gate=not no_text_gate,
                          redaction=None if no_redact else RedactionPolicy.from_settings(cfg))
     store = open_store(ctx)
     ingestor = Ingestor(store, RegistryModels(cfg), cfg.media_dir, opts)
@@ -57,6 +60,8 @@ def ingest(ctx: typer.Context,
     if any(r.status == "ingested" for r in results):
         index_new_events(cfg, store)
     _report(results, json_)
+    if profile:
+        ui.err.print(_profile_table(results), markup=False, highlight=False)  # asked for: shown with --quiet too
     if any(r.status == "failed" for r in results):
         raise typer.Exit(1)
 
@@ -101,6 +106,15 @@ def _report(results: list[IngestResult], json_: bool) -> None:
                 ui.emit_text(f"{r.status}\t{r.path}\t{counts}")
     failed = sum(r.status == "failed" for r in results)
     ui.status(f"{len(results) - failed} ok, {failed} failed")
+
+
+def _profile_table(results: list[IngestResult]) -> str:
+    lines = []
+    for r in results:
+        lines.append(f"{r.path}: seconds per stage (threads overlap; totals exceed the wall time)")
+        for stage, row in r.timings.items():
+            lines.append(f"  {stage:<20} {row['seconds']:8.2f} s  {int(row['calls']):6d} calls")
+    return "\n".join(lines) or "no timings (nothing ingested)"
 
 
 def register(app: typer.Typer) -> None:

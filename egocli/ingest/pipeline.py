@@ -17,7 +17,10 @@ from typing import Any
 from egocli.errors import EgoError, InputError
 from egocli.importing import sha256_file
 from egocli.ingest.decode import AUDIO_EXT, VIDEO_EXT, MediaInfo, probe
+from egocli.ingest.loading import load_models
+from egocli.ingest.profile import StageClock
 from egocli.ingest.workers import AudioStage, Batch, VideoStage
+from egocli.models.textgate import reader_with_gate
 from egocli.perception.frames import FrameRules
 from egocli.perception.vad import VadConfig
 from egocli.privacy.redact import RedactionPolicy, Redactor
@@ -38,6 +41,8 @@ class IngestOptions:
     vad: VadConfig = field(default_factory=lambda: VadConfig(silence_ms=1200))
     redaction: RedactionPolicy | None = field(default_factory=RedactionPolicy)
     """Faces and personal data masked before storing (None: --no-redact)."""
+    text_gate: bool = True
+    """OCR only frames and boxes with text (egocli/models/textgate.py); False: every kept frame in full."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,8 @@ class IngestResult:
     counts: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    timings: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Seconds and calls per stage (egocli.ingest.profile.StageClock.table())."""
 
 
 def expand(paths: list[Path]) -> list[Path]:
@@ -80,7 +87,9 @@ class RegistryModels:
     """Models for ingest from the registry, loaded on first use.
 
     The video and audio stages run side by side on (typically) two cores, so unless the user
-    configured thread counts, OCR and ASR get one thread each instead of competing for two."""
+    configured thread counts, OCR and ASR get one thread each instead of competing for two.
+    (Tried in issue 19: ASR with two threads used the same CPU as one when alone, but under load
+    CTranslate2's waiting threads burned 195 CPU-s instead of ~37 on the 10-minute bench audio.)"""
 
     def __init__(self, settings: Any) -> None:
         from dataclasses import replace
@@ -132,10 +141,11 @@ class Ingestor:
             yield IngestResult(str(path), "skipped", src.id)
             return
         src = src or self._new_source(path, info, kind, digest)
-        stages = self._stages(path, src, info, want_video, want_audio)
+        clock = StageClock()
+        stages = self._stages(path, src, info, want_video, want_audio, clock)
         counts: dict[str, int] = {}
         try:
-            yield from self._drive(path, src, stages, info.duration_ms, counts, warnings)
+            yield from self._drive(path, src, stages, info.duration_ms, counts, warnings, clock)
         except EgoError:
             # a bad file leaves nothing half-written (an interrupted run, by contrast, resumes)
             self.store.forget_source(src.id)
@@ -144,7 +154,7 @@ class Ingestor:
         events = self._event_counts(src.id)
         if want_audio and not counts.get("utterances"):
             warnings.append(f"{path}: no speech found in the audio")
-        yield IngestResult(str(path), "ingested", src.id, events, counts, warnings)
+        yield IngestResult(str(path), "ingested", src.id, events, counts, warnings, timings=clock.table())
 
     def _new_source(self, path: Path, info: MediaInfo, kind: str, digest: str) -> Source:
         start = self.opt.start_ms or info.created_ms or int(path.stat().st_mtime * 1000)
@@ -152,24 +162,28 @@ class Ingestor:
                                      start_ms=start, duration_ms=info.duration_ms,
                                      meta={"fps": self.opt.fps})
 
-    def _stages(self, path: Path, src: Source, info: MediaInfo, video: bool, audio: bool) -> list[Any]:
+    def _stages(self, path: Path, src: Source, info: MediaInfo, video: bool, audio: bool,
+                clock: StageClock) -> list[Any]:
+        video, audio = video and not src.meta.get("video_done"), audio and not src.meta.get("audio_done")
+        m = load_models(self.models, video, audio, self.redactor if video else None, clock)
         stages: list[Any] = []
-        if video and not src.meta.get("video_done"):
+        if video:
             from egocli.perception.describe import Describer
 
-            reader = self.models.load("ocr")
+            reader = reader_with_gate(clock.timed(m["ocr"], "read", "ocr"), self.opt.text_gate, clock)
             reader = self.redactor.reader(reader) if self.redactor else reader
-            describer = Describer(self.models.load("labeler"), reader,
-                                  self.models.load("narrator") if self.models.configured("narrator") else None)
+            describer = Describer(clock.timed(m["labeler"], "labels", "labeler"), reader,
+                                  clock.timed(m.get("narrator"), "describe", "narrator"))
             saver = self._frame_saver(src) if self.opt.keep_frames else None
             stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
-                                     self.redactor))
-        if audio and not src.meta.get("audio_done"):
-            stages.append(AudioStage(path, src.start_ms or 0, self.models.load("asr"), self.opt.vad, self.redactor))
+                                     self.redactor, clock=clock))
+        if audio:
+            asr = clock.timed(m["asr"], "transcribe", "asr")
+            stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock))
         return stages
 
     def _drive(self, path: Path, src: Source, stages: list[Any], total: int, counts: dict[str, int],
-               warnings: list[str]) -> Iterator[Progress]:
+               warnings: list[str], clock: StageClock) -> Iterator[Progress]:
         out: queue.Queue[Batch] = queue.Queue(maxsize=64)
         stop = threading.Event()
         resume = {k: v for k, v in src.meta.items() if isinstance(v, int)}
@@ -177,7 +191,7 @@ class Ingestor:
         for t in threads:
             t.start()
         try:
-            yield from self._write(path, src, out, len(threads), total, counts, warnings)
+            yield from self._write(path, src, out, len(threads), total, counts, warnings, clock)
         finally:  # on error or Ctrl-C: stop the stages and let them finish before models unload
             stop.set()
             while any(t.is_alive() for t in threads):
@@ -187,7 +201,7 @@ class Ingestor:
                     pass
 
     def _write(self, path: Path, src: Source, out: queue.Queue[Batch], running: int, total: int,
-               counts: dict[str, int], warnings: list[str]) -> Iterator[Progress]:
+               counts: dict[str, int], warnings: list[str], clock: StageClock) -> Iterator[Progress]:
         meta = dict(src.meta)
         while running:
             batch = out.get()
@@ -201,7 +215,7 @@ class Ingestor:
             if batch.warning:
                 warnings.append(batch.warning)
             counts.update(batch.counts)
-            with self.store.transaction():
+            with clock.stage("write"), self.store.transaction():
                 self.store.add_events(batch.events, source_id=src.id)
                 self.store.update_source(src.id, meta=meta)
             yield Progress(str(path), batch.stage, min(batch.done_ms, total), total)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
+from egocli.ingest.profile import StageClock
 from egocli.models.base import Transcriber
 from egocli.perception.describe import Describer
 from egocli.perception.events import FrameNotes, speech_event
@@ -55,6 +56,8 @@ class VideoStage:
     save_frame: Callable[[Any, int], str] | None = None
     redactor: Any = None
     """egocli.privacy.redact.Redactor: faces blurred and text masked before describing or saving."""
+    clock: StageClock = field(default_factory=StageClock)
+    """Where the stage's time goes (decode, select, redact, describe)."""
     _notes: FrameNotes = field(default_factory=FrameNotes)
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
@@ -69,10 +72,11 @@ class VideoStage:
         counts = {"frames": 0, "kept": 0, "dark": 0, "blur": 0, "same": 0}
         events: list[NewEvent] = []
         last_flush, t, warning = start, start, None
-        frames = _Truncatable(video_frames(self.path, self.fps, start))
+        frames = _Truncatable(self.clock.iterate(video_frames(self.path, self.fps, start), "decode video"))
         for t, frame in _until_stopped(frames, stop):
             counts["frames"] += 1
-            verdict = selector.consider(frame, t)
+            with self.clock.stage("select"):
+                verdict = selector.consider(frame, t)
             if verdict.keep:
                 counts["kept"] += 1
                 events.extend(self._describe(frame, t, verdict))
@@ -94,7 +98,8 @@ class VideoStage:
         return point
 
     def _describe(self, frame: Any, t: int, verdict: Verdict) -> list[NewEvent]:
-        frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
+        with self.clock.stage("redact faces"):
+            frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
         desc = self.describer.describe(frame)
         at = self.origin_ms + t
         media = self.save_frame(frame, t) if self.save_frame else str(self.path)
@@ -112,6 +117,8 @@ class AudioStage:
     vad: VadConfig
     redactor: Any = None
     """egocli.privacy.redact.Redactor: personal data in transcripts masked before storing."""
+    clock: StageClock = field(default_factory=StageClock)
+    """Where the stage's time goes (decode, VAD; ASR is timed by the model wrapper)."""
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
@@ -121,9 +128,9 @@ class AudioStage:
         vad = EnergyVad(self.vad, origin_ms=warm)
         counts = {"utterances": 0, "silent": 0}
         last_flush = start
-        chunks = _Truncatable(audio_chunks(self.path, warm))
+        chunks = _Truncatable(self.clock.iterate(audio_chunks(self.path, warm), "decode audio"))
         for _, pcm in _until_stopped(chunks, stop):
-            for utt in vad.feed(pcm):
+            for utt in self.clock.iterate(vad.feed(pcm), "vad"):
                 if utt.end_ms > start:
                     events = self._transcribe(utt, counts)
                     out.put(Batch("audio", events, {"audio_ms": utt.closed_ms}, utt.closed_ms,

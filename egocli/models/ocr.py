@@ -1,4 +1,9 @@
-"""Reader (OCR) backed by rapidocr-onnxruntime (PP-OCR detection + recognition, models in the wheel)."""
+"""Reader (OCR) backed by rapidocr-onnxruntime (PP-OCR detection + recognition, models in the wheel).
+
+The detector and the recogniser also run apart (`detect`, `recognise`) so a text gate
+(egocli/models/textgate.py) can skip recognition on frames and boxes that do not need it. The
+180-degree angle classifier is off by default (`angle=True` turns it on): text seen through
+glasses is upright, and the classifier cost a pass over every box."""
 
 from __future__ import annotations
 
@@ -19,7 +24,8 @@ class RapidOcrReader:
 
     name = "rapidocr"
 
-    def __init__(self, role: str = "ocr", threads: int = 2, min_score: float = 0.5, max_side: int = 960) -> None:
+    def __init__(self, role: str = "ocr", threads: int = 2, min_score: float = 0.5, max_side: int = 960,
+                 angle: bool = False) -> None:
         try:
             from rapidocr_onnxruntime import RapidOCR
         except ImportError as ex:
@@ -33,16 +39,39 @@ class RapidOcrReader:
                                     cls_intra_op_num_threads=threads, rec_intra_op_num_threads=threads)
         except Exception as ex:  # onnxruntime raises its own exception types
             raise ModelError(f"{role}: cannot load the RapidOCR models: {ex}") from ex
-        self.role = role
+        self.role, self.angle, self.min_score = role, angle, min_score
 
     def read(self, image: np.ndarray) -> list[TextRegion]:
         """Text regions in a BGR uint8 image, top to bottom."""
-        pixels = np.asarray(image)
-        if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
-            raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {pixels.dtype} {pixels.shape}")
-        result, _elapsed = self._engine(pixels)
+        result, _elapsed = self._engine(_pixels(image), use_cls=self.angle)
         regions = [_region(item) for item in result or []]
         return sorted(regions, key=lambda r: (r.box[1] // 8, r.box[0]))
+
+    def detect(self, image: np.ndarray) -> list[np.ndarray]:
+        """Text-line quadrilaterals (4x2 float32, image pixels) from the detector alone, top to bottom."""
+        boxes, _elapsed = self._engine(_pixels(image), use_cls=False, use_rec=False)
+        return [np.asarray(b, dtype=np.float32).reshape(4, 2) for b in boxes or []]
+
+    def recognise(self, image: np.ndarray, boxes: list[np.ndarray]) -> list[TextRegion | None]:
+        """Text of each box, in order; None where the reading is below min_score or empty."""
+        if not boxes:
+            return []
+        crops = self._engine.get_crop_img_list(_pixels(image), [np.asarray(b, np.float32) for b in boxes])
+        if self.angle:
+            crops, _cls, _elapsed = self._engine.text_cls(crops)
+        readings, _elapsed = self._engine.text_rec(crops)
+        out: list[TextRegion | None] = []
+        for box, reading in zip(boxes, readings, strict=True):
+            text, score = str(reading[0]), float(reading[1])
+            out.append(_region([box.tolist(), text, score]) if score >= self.min_score and text.strip() else None)
+        return out
+
+
+def _pixels(image: np.ndarray) -> np.ndarray:
+    pixels = np.asarray(image)
+    if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
+        raise ValueError(f"expected a BGR uint8 image (H, W, 3), got {pixels.dtype} {pixels.shape}")
+    return pixels
 
 
 def _region(item: Any) -> TextRegion:
@@ -56,4 +85,4 @@ def load_reader(choice: Choice, settings: Settings) -> RapidOcrReader:
     """Build the RapidOCR Reader."""
     section = settings.section("ocr")
     return RapidOcrReader(threads=int(section.get("threads", 2)), min_score=float(section.get("min_score", 0.5)),
-                          max_side=int(section.get("max_side", 960)))
+                          max_side=int(section.get("max_side", 960)), angle=bool(section.get("angle", False)))

@@ -1,4 +1,5 @@
-"""A kept frame into words: labeler top labels, OCR text, and the narrator where configured."""
+"""A kept frame into words: a short sentence from confident everyday labels and OCR text
+(egocli/models/labels.py), after the narrator's sentence where one is configured."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from egocli.models.base import Labeler, Narrator, Reader
+from egocli.models.labels import MIN_SCORE, default_vocabulary, sentence
 
 
 @dataclass(frozen=True)
@@ -29,8 +31,8 @@ class Describer:
     labeler: Labeler | None
     reader: Reader | None = None
     narrator: Narrator | None = None
-    top_k: int = 3
-    min_label_score: float = 0.08
+    top_k: int = 10
+    min_label_score: float = MIN_SCORE
     min_text_score: float = 0.6
 
     def describe(self, frame: np.ndarray) -> FrameDescription:
@@ -38,20 +40,19 @@ class Describer:
         meta: dict[str, Any] = {}
         parts: list[str] = []
         if self.narrator is not None:
-            sentence = self.narrator.describe(frame).strip()
-            if sentence:
-                parts.append(sentence)
+            narrated = self.narrator.describe(frame).strip()
+            if narrated:
+                parts.append(narrated)
                 meta["narrator"] = self.narrator.name
+        readable = []
         if self.labeler is not None:
-            labels = [(name, round(float(score), 3)) for name, score in self.labeler.labels(frame, self.top_k)
-                      if score >= self.min_label_score]
-            meta["labels"] = labels
-            if labels:
-                parts.append("Seen: " + ", ".join(f"{n} ({s:.2f})" for n, s in labels))
+            raw = self.labeler.labels(frame, self.top_k)
+            meta["labels"] = [(name, round(float(score), 3)) for name, score in raw[:5]]
+            readable = default_vocabulary().readable(raw, self.min_label_score)
+            meta["objects"] = [(r.name, r.score) for r in readable]
         text = self._read(frame, meta)
-        if text:
-            parts.append(f'Text in view: "{_clip(text, 80)}"')
-        visual = ". ".join(parts) if parts else "A scene with nothing recognised"
+        parts.append(sentence(readable, text))
+        visual = ". ".join(p[:1].upper() + p[1:] for p in parts)
         return FrameDescription(visual, text, meta)
 
     def _read(self, frame: np.ndarray, meta: dict[str, Any]) -> str | None:
@@ -62,7 +63,3 @@ class Describer:
             return None
         meta["ocr"] = [{"text": r.text, "box": list(r.box), "score": round(r.score, 3)} for r in regions]
         return " ".join(r.text.strip() for r in regions)
-
-
-def _clip(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"

@@ -5,11 +5,11 @@ audio); events carry absolute times and their offset in the media."""
 
 from __future__ import annotations
 
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
 from egocli.models.base import Segment
+from egocli.models.textgate import text_key
 from egocli.perception.describe import FrameDescription
 from egocli.perception.frames import Verdict
 from egocli.perception.vad import Utterance
@@ -38,7 +38,8 @@ class FrameNotes:
 
     def __init__(self, last_text_crc: int = 0, extra: dict[str, Any] | None = None) -> None:
         self.last_text_crc = last_text_crc
-        """CRC32 of the text read last (0: none); the same sign in view again is not news."""
+        """Key of the text read last (egocli.models.textgate.text_key; 0: none): the same sign in view again
+        is not news."""
         self.extra = extra or {}
         """Meta added to every event (a live session's id)."""
 
@@ -47,7 +48,7 @@ class FrameNotes:
         """The events for one described frame seen from start_ms to end_ms (absolute)."""
         meta = {**desc.meta, "reason": verdict.reason, "change": round(verdict.change, 3), **self.extra}
         events = [NewEvent(start_ms, end_ms, "visual", desc.visual, media, offset_ms, meta)]
-        crc = zlib.crc32(desc.text.encode()) if desc.text else 0
+        crc = text_key(desc.text)  # case, spaces and punctuation ignored: OCR varies between frames
         if desc.text and crc != self.last_text_crc:
             events.append(NewEvent(start_ms, end_ms, "text", desc.text, media, offset_ms,
                                    {"ocr": desc.meta.get("ocr", []), **self.extra}))

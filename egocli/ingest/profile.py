@@ -1,0 +1,80 @@
+"""Where ingest time goes: wall seconds per stage (decode, select, labeler, OCR, VAD, ASR, write...).
+
+Stages run in several threads at once, so the per-stage times add up to more than the wall time;
+each is the time that stage's own thread spent in it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class StageClock:
+    """Thread-safe totals of seconds and calls per stage name."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+
+    def add(self, stage: str, seconds: float, calls: int = 1) -> None:
+        """Count `seconds` spent in `stage`."""
+        with self._lock:
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + seconds
+            self.calls[stage] = self.calls.get(stage, 0) + calls
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Time the body of a `with` block as `name`."""
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.add(name, time.perf_counter() - start)
+
+    def iterate(self, items: Iterable[T], name: str) -> Iterator[T]:
+        """Yield from `items`, timing only the work of producing each item (not the consumer's)."""
+        it = iter(items)
+        while True:
+            start = time.perf_counter()
+            try:
+                item = next(it)
+            except StopIteration:
+                self.add(name, time.perf_counter() - start, 0)
+                return
+            self.add(name, time.perf_counter() - start)
+            yield item
+
+    def timed(self, model: Any, method: str, name: str) -> Any:
+        """`model` with `method` timed as `name` (other attributes pass through)."""
+        return _Timed(model, method, name, self) if model is not None else None
+
+    def table(self) -> dict[str, dict[str, float]]:
+        """{stage: {"seconds": s, "calls": n}}, slowest first."""
+        with self._lock:
+            rows = sorted(self.seconds.items(), key=lambda kv: -kv[1])
+            return {k: {"seconds": round(v, 3), "calls": self.calls.get(k, 0)} for k, v in rows}
+
+
+class _Timed:
+    """A model whose one method is timed into a StageClock."""
+
+    def __init__(self, inner: Any, method: str, name: str, clock: StageClock) -> None:
+        self._inner, self._method, self._stage, self._clock = inner, method, name, clock
+        self.name = getattr(inner, "name", name)
+
+    def __getattr__(self, attr: str) -> Any:
+        value = getattr(self._inner, attr)
+        if attr != self._method:
+            return value
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with self._clock.stage(self._stage):
+                return value(*args, **kwargs)
+
+        return timed
