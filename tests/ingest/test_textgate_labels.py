@@ -92,7 +92,7 @@ def test_stroke_test_on_hard_frames():
 
 
 def test_visual_events_are_sentences_with_scores_in_metadata(models):
-    from egocli.ingest.describe import Describer
+    from egocli.perception.describe import Describer
 
     describer = Describer(models[0], TextGate(models[1]))
     sign = describer.describe(_frame(EXAMPLE, 1000))
@@ -105,7 +105,7 @@ def test_visual_events_are_sentences_with_scores_in_metadata(models):
 
 
 def test_confident_labels_use_everyday_names(models, shared_data):
-    from egocli.ingest.describe import Describer
+    from egocli.perception.describe import Describer
 
     describer = Describer(models[0], None)
     living = describer.describe(_frame(shared_data / "video" / "3.mp4", 0))
