@@ -15,7 +15,7 @@ from egocli.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
 COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve",
-                   "privacy", "what", "do", "reminders", "mcp")
+                   "privacy", "what", "do", "reminders", "mcp", "agent")
 
 
 class EgoGroup(TyperGroup):

@@ -1,0 +1,205 @@
+"""Agents behind a real Janus: simulated glasses (aiortc) publish speech and frames into their
+own VideoRoom, the room's agent runs the live assistant and answers back through Janus."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from egocli.assistant.agent import run_agent
+from egocli.assistant.options import ServeOptions
+from egocli.config import load_settings
+from egocli.stream.janus_agent import AgentOptions, RoomAgent
+from egocli.stream.janus_client import JanusGlasses
+from egocli.stream.janus_local import LocalJanus, janus_binary
+from egocli.store import EventFilter, Store
+from tests.serving import FAKES
+
+ROOMS = (1001, 1002)
+
+
+@pytest.fixture
+def janus(tmp_path: Path) -> Any:
+    """A real Janus on loopback with its own generated configuration and two rooms."""
+    if janus_binary() is None:
+        pytest.skip("janus is not installed (/usr/bin/janus; apt-get install -y janus)")
+    gateway = LocalJanus(tmp_path / "janus", rooms=ROOMS).start()
+    yield gateway
+    gateway.stop()
+
+
+def _events(db: Path, modality: str) -> list[Any]:
+    store = Store.open(db)
+    try:
+        return list(store.events(EventFilter(modalities=(modality,))))
+    finally:
+        store.close()
+
+
+def _sources(db: Path) -> list[Any]:
+    store = Store.open(db)
+    try:
+        return store.sources()
+    finally:
+        store.close()
+
+
+class Agents:
+    """Agents running in this event loop, one per (room, log)."""
+
+    def __init__(self, url: str, home: Path) -> None:
+        self.url, self.home = url, home
+        self.stop = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def start(self, room: int, db: Path) -> None:
+        """Start the agent of one room writing to one log."""
+        settings = load_settings(db=db, home=self.home, models=FAKES)
+        options = ServeOptions(port=0, heartbeat_s=1.0)
+        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, AgentOptions(self.url, room), self.stop)))
+
+    async def close(self) -> None:
+        """Stop every agent (each finishes its session and log writes) and surface their errors."""
+        self.stop.set()
+        await asyncio.wait_for(asyncio.gather(*self.tasks), 60)
+
+
+@pytest.mark.slow
+def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk, video_frames, tmp_path):
+    db_a, db_b = tmp_path / "ana.db", tmp_path / "ben.db"
+
+    async def scenario() -> dict[str, Any]:
+        agents = Agents(janus.url, tmp_path / "home")
+        agents.start(ROOMS[0], db_a)
+        agents.start(ROOMS[1], db_b)
+        ana, ben = JanusGlasses(), JanusGlasses()
+        ana.feed.frames, ana.feed.fps = video_frames, 5.0
+        welcome_a = await ana.connect(janus.url, ROOMS[0], display="ana")
+        welcome_b = await ben.connect(janus.url, ROOMS[1], display="ben")
+        ana.feed.say(jfk)
+        await asyncio.wait_for(ana.feed.drained.wait(), 30)
+        heard = await ana.wait_for("transcript", timeout=30, final=True)
+        await ben.send({"type": "ask", "id": 5, "text": "What time is it now?"})
+        answer = await ben.wait_for("answer", timeout=60, id=5)
+        await asyncio.sleep(1.5)  # answer audio comes back through Janus on the agent's feed
+        got = {"welcome_a": welcome_a, "welcome_b": welcome_b, "heard": heard, "answer": answer,
+               "audio_b": ben.first_audio_after(answer["_at"] - 5),
+               "ana_answers": [m for m in ana.inbox if m.get("type") == "answer"],
+               "ben_transcripts": [m for m in ben.inbox if m.get("type") == "transcript"]}
+        await ana.close()
+        await ben.close()
+        await agents.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got["welcome_a"]["session"] != got["welcome_b"]["session"]
+    assert got["heard"]["text"].strip()
+    assert got["answer"]["text"].strip() and got["audio_b"] is not None, "no answer audio through Janus"
+    assert got["ana_answers"] == [] and got["ben_transcripts"] == [], "a message reached the other wearer"
+    speech_a, speech_b = _events(db_a, "speech"), _events(db_b, "speech")
+    assert got["heard"]["text"] in [e.content for e in speech_a]
+    assert speech_b == [], "ana's speech landed in ben's log"
+    (src_a,), (src_b,) = _sources(db_a), _sources(db_b)
+    assert src_a.meta["transport"] == "janus" and f"room {ROOMS[0]}" in src_a.meta["peer"]
+    assert src_b.status == "done" and f"room {ROOMS[1]}" in src_b.meta["peer"]
+    assert _events(db_a, "visual"), f"no visual events from the glasses' camera: {src_a.meta}"
+
+
+@pytest.mark.slow
+def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused(janus, jfk, tmp_path):
+    db = tmp_path / "ana.db"
+
+    async def talk(agents: Agents) -> str:
+        ana = JanusGlasses()
+        await ana.connect(janus.url, ROOMS[0], display="ana", video=False)
+        ana.feed.say(jfk)
+        heard = await ana.wait_for("transcript", timeout=40, final=True)
+        await ana.close()
+        return str(heard["text"])
+
+    async def scenario() -> tuple[str, str, bool]:
+        first = Agents(janus.url, tmp_path / "home")
+        first.start(ROOMS[0], db)
+        said_before = await talk(first)
+        await first.close()
+        second = Agents(janus.url, tmp_path / "home")
+        second.start(ROOMS[0], db)
+        said_after = await talk(second)
+        # a rival agent for the same room never publishes there while the room has its agent
+        rival = RoomAgent(_NoApp(), AgentOptions(janus.url, ROOMS[0], retry_max_s=1.0))
+        stop_rival = asyncio.Event()
+        task = asyncio.ensure_future(rival.run(stop_rival))
+        await asyncio.sleep(4)
+        rival_published = rival.ready.is_set()
+        stop_rival.set()
+        await asyncio.wait_for(task, 20)
+        await second.close()
+        return said_before, said_after, rival_published
+
+    before, after, rival_published = asyncio.run(scenario())
+    sources = _sources(db)
+    assert len(sources) == 2 and all(s.status == "done" for s in sources)
+    speech = _events(db, "speech")
+    assert {e.source_id for e in speech} == {s.id for s in sources}, "one of the two sessions logged no speech"
+    assert before in [e.content for e in speech] and after in [e.content for e in speech]
+    assert not rival_published
+
+
+class _NoApp:
+    """An Application with no sessions (the rival agent must never get as far as one)."""
+
+    def new_session(self, transport: str, peer: str, send: Any = None) -> Any:
+        raise AssertionError("the rival agent opened a session")
+
+    def open_sessions(self) -> int:
+        return 0
+
+    async def recent(self, limit: int) -> list[dict[str, Any]]:
+        return []
+
+    async def warm(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+
+def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
+    async def scenario() -> bool:
+        stop = asyncio.Event()
+        settings = load_settings(db=tmp_path / "x.db", home=tmp_path / "home", models=FAKES)
+        agent = AgentOptions("ws://127.0.0.1:9", ROOMS[0], retry_max_s=0.5)
+        task = asyncio.ensure_future(run_agent(settings, ServeOptions(port=0), agent, stop))
+        await asyncio.sleep(2.5)
+        alive = not task.done()
+        stop.set()
+        await asyncio.wait_for(task, 20)
+        return alive
+
+    assert asyncio.run(scenario()), "the agent gave up instead of retrying"
+
+
+def _egocli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["egocli", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def test_agent_usage_errors_through_the_console_script(tmp_path):
+    (tmp_path / "shared.toml").write_text('janus = "ws://127.0.0.1:8188"\n[rooms.1]\ndb = "a.db"\n'
+                                          '[rooms.2]\ndb = "./a.db"\n')
+    (tmp_path / "ok.toml").write_text('[rooms.1]\ndb = "a.db"\n')
+    cases = [
+        (["agent", "--room", "1"], "give --janus and --db"),
+        (["agent", "--room", "1", "--rooms", "shared.toml"], "share the log"),
+        (["agent", "--room", "3", "--rooms", "ok.toml"], "room 3 is not in"),
+        (["agent", "--room", "1", "--rooms", "ok.toml", "--janus", "http://x"], "expected a ws://"),
+        (["agent", "--room", "1", "--rooms", "missing.toml"], "missing.toml"),
+    ]
+    for args, message in cases:
+        result = _egocli(*args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stderr.startswith("Error: ") and message in result.stderr, (args, result.stderr)
+    assert not (tmp_path / "a.db").exists(), "a refused agent created a log"
