@@ -53,7 +53,7 @@ class Handle:
         """Release the handle (Janus hangs up its peer connection)."""
         try:
             await self.janus.call({"janus": "detach", "handle_id": self.id}, 5.0)
-        except (JanusError, asyncio.TimeoutError):
+        except (TimeoutError, JanusError):
             pass
         self.janus.handles.pop(self.id, None)
 
@@ -77,7 +77,7 @@ class JanusSession:
         try:
             self._ws = await asyncio.wait_for(
                 self._http.ws_connect(self.url, protocols=("janus-protocol",), heartbeat=None), timeout)
-        except (aiohttp.ClientError, OSError, asyncio.TimeoutError) as ex:
+        except (TimeoutError, aiohttp.ClientError, OSError) as ex:
             await self._http.close()
             raise JanusError(f"cannot reach Janus at {self.url}: {type(ex).__name__}: {ex}") from ex
         self._tasks = [asyncio.ensure_future(self._read())]
@@ -154,7 +154,7 @@ class JanusSession:
             await asyncio.sleep(KEEPALIVE_S)
             try:
                 await self.call({"janus": "keepalive"}, 10.0)
-            except (JanusError, asyncio.TimeoutError) as ex:
+            except (TimeoutError, JanusError) as ex:
                 log.warning("janus: keepalive failed: %s", ex)
                 await self._ws.close()
                 return
@@ -164,7 +164,7 @@ class JanusSession:
         if self.id is not None and not self._ws.closed:
             try:
                 await self.call({"janus": "destroy"}, 3.0)
-            except (JanusError, asyncio.TimeoutError):
+            except (TimeoutError, JanusError):
                 pass
         for task in self._tasks:
             task.cancel()

@@ -15,9 +15,23 @@ from typing import Any
 from egocli.stream.audio import Playback
 from egocli.stream.host import Application, Session
 from egocli.stream.janus import JanusError, JanusSession
-from egocli.stream.janus_room import AGENT_DISPLAY, Feed, config, join, next_change, publish, room_change, subscribe
+from egocli.stream.janus_room import (
+    AGENT_DISPLAY,
+    Feed,
+    config,
+    join,
+    next_change,
+    publish,
+    room_change,
+    subscribe,
+)
 from egocli.stream.protocol import MAX_CONTROL_BYTES, encode, error
-from egocli.stream.rtc import _speech_track_class, allow_loopback_ice, drain_audio, drain_video
+from egocli.stream.rtc import (
+    _speech_track_class,
+    allow_loopback_ice,
+    drain_audio,
+    drain_video,
+)
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +156,7 @@ class RoomAgent:
                 try:
                     await self._serve_once(stop)
                     delay = 1.0
-                except (JanusError, OSError, asyncio.TimeoutError) as ex:
+                except (TimeoutError, JanusError, OSError) as ex:
                     log.warning("room %s: %s; retrying in %.0f s", self.opts.room, ex, delay)
                 await self._drop_wearer("janus connection lost")
                 if not stop.is_set():
@@ -190,7 +204,7 @@ class RoomAgent:
                 await self._take(janus, wearer, outbox)
             try:
                 change = await next_change(handle, 1.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             for feed in change.joined:
                 if feed.is_agent and feed.id < me:
@@ -218,5 +232,5 @@ class RoomAgent:
 async def _wait_or(event: asyncio.Event, seconds: float) -> None:
     try:
         await asyncio.wait_for(event.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass

@@ -13,7 +13,15 @@ from egocli.perception.audio import level_db
 from egocli.stream.audio import s16_to_float
 from egocli.stream.client import _Base, _camera_track, _mic_track
 from egocli.stream.janus import Handle, JanusSession
-from egocli.stream.janus_room import Feed, config, join, next_change, publish, room_change, subscribe
+from egocli.stream.janus_room import (
+    Feed,
+    config,
+    join,
+    next_change,
+    publish,
+    room_change,
+    subscribe,
+)
 
 
 class JanusGlasses(_Base):

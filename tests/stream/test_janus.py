@@ -13,10 +13,10 @@ import pytest
 from egocli.assistant.agent import run_agent
 from egocli.assistant.options import ServeOptions
 from egocli.config import load_settings
+from egocli.store import EventFilter, Store
 from egocli.stream.janus_agent import AgentOptions, RoomAgent
 from egocli.stream.janus_client import JanusGlasses
 from egocli.stream.janus_local import LocalJanus, janus_binary
-from egocli.store import EventFilter, Store
 from tests.serving import FAKES
 
 ROOMS = (1001, 1002)
@@ -184,7 +184,7 @@ def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
 
 
 def _egocli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["egocli", *args], capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run(["egocli", *args], check=False, capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
 def test_agent_usage_errors_through_the_console_script(tmp_path):
