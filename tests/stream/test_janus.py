@@ -83,10 +83,12 @@ def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk,
         ana.feed.say(jfk)
         await asyncio.wait_for(ana.feed.drained.wait(), 30)
         heard = await ana.wait_for("transcript", timeout=30, final=True)
+        ben.channel.send("{not json")  # a hostile or broken message: an error back, the session goes on
+        broken = await ben.wait_for("error", timeout=20)
         await ben.send({"type": "ask", "id": 5, "text": "What time is it now?"})
         answer = await ben.wait_for("answer", timeout=60, id=5)
         await asyncio.sleep(1.5)  # answer audio comes back through Janus on the agent's feed
-        got = {"welcome_a": welcome_a, "welcome_b": welcome_b, "heard": heard, "answer": answer,
+        got = {"broken": broken, "welcome_a": welcome_a, "welcome_b": welcome_b, "heard": heard, "answer": answer,
                "audio_b": ben.first_audio_after(answer["_at"] - 5),
                "ana_answers": [m for m in ana.inbox if m.get("type") == "answer"],
                "ben_transcripts": [m for m in ben.inbox if m.get("type") == "transcript"]}
@@ -97,6 +99,7 @@ def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk,
 
     got = asyncio.run(scenario())
     assert got["welcome_a"]["session"] != got["welcome_b"]["session"]
+    assert got["broken"]["code"] == "bad_json"
     assert got["heard"]["text"].strip()
     assert got["answer"]["text"].strip() and got["audio_b"] is not None, "no answer audio through Janus"
     assert got["ana_answers"] == [] and got["ben_transcripts"] == [], "a message reached the other wearer"
