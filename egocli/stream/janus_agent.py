@@ -188,19 +188,22 @@ class RoomAgent:
             await self._follow(janus, handle, feeds, me, outbox, stop)
         finally:
             self.ready.clear()
-            await self._drop_wearer("agent reconnecting")
+            await self._drop_wearer("agent stopped" if stop.is_set() else "agent reconnecting")
             await pc.close()
             await janus.close()
 
     async def _follow(self, janus: JanusSession, handle: Any, feeds: dict[int, Feed], me: int,
                       outbox: _Outbox, stop: asyncio.Event) -> None:
         """React to the room's publishers until stopped or Janus goes away."""
+        ended: set[int] = set()
         while not stop.is_set():
             if janus.closed.is_set():
                 raise JanusError("the Janus connection closed")
             if self.link is not None and self.link.session.closed.is_set():
+                ended.add(self.link.feed.id)  # said bye or timed out: not taken again until it rejoins
                 await self._drop_wearer("session ended")
-            if self.link is None and (wearer := next((f for f in feeds.values() if not f.is_agent), None)):
+            waiting = (f for f in feeds.values() if not f.is_agent and f.id not in ended)
+            if self.link is None and (wearer := next(waiting, None)):
                 await self._take(janus, wearer, outbox)
             try:
                 change = await next_change(handle, 1.0)
@@ -212,6 +215,7 @@ class RoomAgent:
                 feeds[feed.id] = feed
             for gone in change.left:
                 feeds.pop(gone, None)
+                ended.discard(gone)
                 if self.link is not None and self.link.feed.id == gone:
                     await self._drop_wearer("wearer left")
 
