@@ -206,3 +206,37 @@ def test_agent_usage_errors_through_the_console_script(tmp_path):
         assert result.returncode == 2, (args, result.stderr)
         assert result.stderr.startswith("Error: ") and message in result.stderr, (args, result.stderr)
     assert not (tmp_path / "a.db").exists(), "a refused agent created a log"
+
+
+@pytest.mark.slow
+def test_the_agent_command_answers_through_janus_and_stops_cleanly_on_sigterm(janus, tmp_path):
+    import os
+    import signal
+
+    env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"),
+           **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
+    (tmp_path / "rooms.toml").write_text(f'janus = "{janus.url}"\n[rooms.{ROOMS[0]}]\ndb = "ana.db"\n')
+    agent = subprocess.Popen(["egocli", "agent", "--rooms", "rooms.toml", "--room", str(ROOMS[0])],
+                             cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+
+    async def ask() -> dict[str, Any]:
+        glasses = JanusGlasses()
+        await glasses.connect(janus.url, ROOMS[0], display="ana", video=False, timeout=90)
+        await glasses.send({"type": "ask", "id": 1, "text": "Are you there?"})
+        answer = await glasses.wait_for("answer", timeout=60, id=1)
+        agent.send_signal(signal.SIGTERM)
+        bye = await glasses.wait_for("bye", timeout=60)
+        await glasses.close(bye=False)
+        return {"answer": answer, "bye": bye}
+
+    try:
+        got = asyncio.run(ask())
+        _, stderr = agent.communicate(timeout=90)
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+    assert agent.returncode == 0, stderr
+    assert got["answer"]["text"].strip() and got["bye"]["reason"] == "agent stopped"
+    (source,) = _sources(tmp_path / "ana.db")
+    assert source.status == "done" and source.meta["closed"] == "agent stopped"
