@@ -17,7 +17,7 @@ from egocli.stream.host import Application, Session
 from egocli.stream.janus import JanusError, JanusSession
 from egocli.stream.janus_room import (
     AGENT_DISPLAY,
-    Feed,
+    Publisher,
     config,
     join,
     next_change,
@@ -84,7 +84,7 @@ class _Outbox:
 class _WearerLink:
     """The subscription to the wearer's feed, bound to one live session."""
 
-    def __init__(self, app: Application, opts: AgentOptions, feed: Feed, outbox: _Outbox) -> None:
+    def __init__(self, app: Application, opts: AgentOptions, feed: Publisher, outbox: _Outbox) -> None:
         from aiortc import RTCPeerConnection
 
         self.feed, self.opts = feed, opts
@@ -192,7 +192,7 @@ class RoomAgent:
             await pc.close()
             await janus.close()
 
-    async def _follow(self, janus: JanusSession, handle: Any, feeds: dict[int, Feed], me: int,
+    async def _follow(self, janus: JanusSession, handle: Any, feeds: dict[int, Publisher], me: int,
                       outbox: _Outbox, stop: asyncio.Event) -> None:
         """React to the room's publishers until stopped or Janus goes away."""
         ended: set[int] = set()
@@ -219,7 +219,7 @@ class RoomAgent:
                 if self.link is not None and self.link.feed.id == gone:
                     await self._drop_wearer("wearer left")
 
-    async def _take(self, janus: JanusSession, wearer: Feed, outbox: _Outbox) -> None:
+    async def _take(self, janus: JanusSession, wearer: Publisher, outbox: _Outbox) -> None:
         link = _WearerLink(self.app, self.opts, wearer, outbox)
         outbox.session = link.session
         if not await link.open(janus):

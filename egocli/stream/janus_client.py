@@ -14,7 +14,7 @@ from egocli.stream.audio import s16_to_float
 from egocli.stream.client import _Base, _camera_track, _mic_track
 from egocli.stream.janus import Handle, JanusSession
 from egocli.stream.janus_room import (
-    Feed,
+    Publisher,
     config,
     join,
     next_change,
@@ -81,7 +81,7 @@ class JanusGlasses(_Base):
         await self.janus.close()
 
 
-async def _agent_feed(handle: Handle, joined: dict[str, Any], timeout: float) -> Feed:
+async def _agent_feed(handle: Handle, joined: dict[str, Any], timeout: float) -> Publisher:
     """The room's agent feed: already publishing, or the next to publish."""
     deadline = time.monotonic() + timeout
     feeds = room_change(joined).joined
@@ -93,6 +93,3 @@ async def _agent_feed(handle: Handle, joined: dict[str, Any], timeout: float) ->
         if left <= 0:
             raise TimeoutError("no agent published in the room")
         feeds = (await next_change(handle, left)).joined
-
-
-__all__ = ["JanusGlasses", "JanusSession"]

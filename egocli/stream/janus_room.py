@@ -14,7 +14,7 @@ AGENT_DISPLAY = "egocli-agent"
 
 
 @dataclass(frozen=True)
-class Feed:
+class Publisher:
     """A publisher in the room."""
 
     id: int
@@ -32,16 +32,16 @@ class Feed:
 class RoomChange:
     """What one VideoRoom event says about publishers."""
 
-    joined: tuple[Feed, ...] = ()
+    joined: tuple[Publisher, ...] = ()
     """Feeds now publishing."""
     left: tuple[int, ...] = ()
-    """Feed ids that stopped publishing or left."""
+    """Publisher ids that stopped publishing or left."""
 
 
 def room_change(msg: dict[str, Any]) -> RoomChange:
     """Publishers that came or went according to a pushed event (or a 'joined' reply)."""
     data = msg.get("plugindata", {}).get("data", msg)
-    feeds = tuple(Feed(int(p["id"]), str(p.get("display", ""))) for p in data.get("publishers", ())
+    feeds = tuple(Publisher(int(p["id"]), str(p.get("display", ""))) for p in data.get("publishers", ())
                   if isinstance(p, dict) and "id" in p)
     left = tuple(int(data[k]) for k in ("unpublished", "leaving") if isinstance(data.get(k), int))
     return RoomChange(feeds, left)
