@@ -143,7 +143,9 @@ class RoomAgent:
         self.app, self.opts = app, opts
         self.link: _WearerLink | None = None
         self.ready = asyncio.Event()
-        """Set once the agent publishes in the room."""
+        """Set while the agent publishes in the room."""
+        self.publications = 0
+        """Times the agent has published in the room (each reconnection publishes again)."""
 
     async def run(self, stop: asyncio.Event) -> None:
         """Serve the room, reconnecting with back-off, until `stop` is set; then close the session."""
@@ -153,10 +155,12 @@ class RoomAgent:
         delay = 1.0
         try:
             while not stop.is_set():
+                published = self.publications
                 try:
                     await self._serve_once(stop)
-                    delay = 1.0
                 except (TimeoutError, JanusError, OSError) as ex:
+                    if self.publications > published:  # it was serving: start the back-off afresh
+                        delay = 1.0
                     log.warning("room %s: %s; retrying in %.0f s", self.opts.room, ex, delay)
                 await self._drop_wearer("janus connection lost")
                 if not stop.is_set():
@@ -183,6 +187,7 @@ class RoomAgent:
             outbox.channel = pc.createDataChannel("control")
             pc.addTrack(_speech_track_class()(outbox))
             await publish(handle, pc)
+            self.publications += 1
             self.ready.set()
             log.info("room %s: agent published as feed %s", self.opts.room, me)
             await self._follow(janus, handle, feeds, me, outbox, stop)

@@ -240,3 +240,32 @@ def test_the_agent_command_answers_through_janus_and_stops_cleanly_on_sigterm(ja
     assert got["answer"]["text"].strip() and got["bye"]["reason"] == "agent stopped"
     (source,) = _sources(tmp_path / "ana.db")
     assert source.status == "done" and source.meta["closed"] == "agent stopped"
+
+
+@pytest.mark.slow
+def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
+    db = tmp_path / "ana.db"
+
+    async def ask(n: int) -> str:
+        glasses = JanusGlasses()
+        await glasses.connect(janus.url, ROOMS[0], display="ana", video=False, timeout=60)
+        await glasses.send({"type": "ask", "id": n, "text": "Are you there?"})
+        answer = await glasses.wait_for("answer", timeout=60, id=n)
+        await glasses.close()
+        return str(answer["text"])
+
+    async def scenario() -> tuple[str, str]:
+        agents = Agents(janus.url, tmp_path / "home")
+        agents.start(ROOMS[0], db)
+        first = await ask(1)
+        await asyncio.get_running_loop().run_in_executor(None, janus.stop)
+        await asyncio.sleep(2)  # the agent notices and backs off
+        await asyncio.get_running_loop().run_in_executor(None, janus.start)
+        second = await ask(2)
+        await agents.close()
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert first.strip() and second.strip()
+    sources = _sources(db)
+    assert len(sources) == 2 and all(s.status == "done" for s in sources)
