@@ -13,6 +13,7 @@ import pytest
 from egocli.assistant.agent import run_agent
 from egocli.assistant.options import ServeOptions
 from egocli.config import load_settings
+from egocli.errors import StoreError
 from egocli.store import EventFilter, Store
 from egocli.stream.janus_agent import AgentOptions, RoomAgent
 from egocli.stream.janus_client import JanusGlasses
@@ -40,8 +41,8 @@ def _events(db: Path, modality: str) -> list[Any]:
         store.close()
 
 
-def _sources(db: Path) -> list[Any]:
-    store = Store.open(db)
+def _sources(db: Path, key: str | None = None) -> list[Any]:
+    store = Store.open(db, key=key)
     try:
         return store.sources()
     finally:
@@ -209,12 +210,14 @@ def test_agent_usage_errors_through_the_console_script(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_agent_command_answers_through_janus_and_stops_cleanly_on_sigterm(janus, tmp_path):
+def test_the_agent_command_answers_through_janus_into_an_encrypted_log_and_stops_on_sigterm(janus, tmp_path):
     import os
     import signal
 
-    env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"),
+    env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"), "EGOCLI_KEY": "wearer passphrase",
            **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
+    subprocess.run(["egocli", "--db", "ana.db", "init", "--encrypt"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
     (tmp_path / "rooms.toml").write_text(f'janus = "{janus.url}"\n[rooms.{ROOMS[0]}]\ndb = "ana.db"\n')
     agent = subprocess.Popen(["egocli", "agent", "--rooms", "rooms.toml", "--room", str(ROOMS[0])],
                              cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
@@ -238,7 +241,9 @@ def test_the_agent_command_answers_through_janus_and_stops_cleanly_on_sigterm(ja
             agent.wait()
     assert agent.returncode == 0, stderr
     assert got["answer"]["text"].strip() and got["bye"]["reason"] == "agent stopped"
-    (source,) = _sources(tmp_path / "ana.db")
+    with pytest.raises(StoreError, match="encrypted"):
+        _sources(tmp_path / "ana.db")
+    (source,) = _sources(tmp_path / "ana.db", key="wearer passphrase")
     assert source.status == "done" and source.meta["closed"] == "agent stopped"
 
 
