@@ -97,10 +97,10 @@ class LocalJanus:
         if binary is None:
             raise FileNotFoundError("janus is not installed (apt-get install -y janus)")
         self.write_config()
-        logfile = (self.folder / "janus.log").open("wb")
-        self.proc = subprocess.Popen([binary, "-F", str(self.folder / "conf"), "-o", "-N",
-                                      "-L", str(self.folder / "janus.log.full")],
-                                     stdout=logfile, stderr=subprocess.STDOUT)
+        with (self.folder / "janus.log").open("wb") as logfile:
+            self.proc = subprocess.Popen([binary, "-F", str(self.folder / "conf"), "-o", "-N",
+                                          "-L", str(self.folder / "janus.log.full")],
+                                         stdout=logfile, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

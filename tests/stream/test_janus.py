@@ -24,11 +24,19 @@ ROOMS = (1001, 1002)
 
 
 @pytest.fixture
-def janus(tmp_path: Path) -> Any:
-    """A real Janus on loopback with its own generated configuration and two rooms."""
+def janus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A real Janus on loopback with its own generated configuration and two rooms.
+
+    Janus gathers ICE candidates on this host's own address only (never on loopback), and so do
+    the aiortc peers here: other tests' loopback-only ICE patch (process-wide) is undone."""
     if janus_binary() is None:
         pytest.skip("janus is not installed (/usr/bin/janus; apt-get install -y janus)")
-    gateway = LocalJanus(tmp_path / "janus", rooms=ROOMS).start()
+    import aioice.ice
+
+    gateway = LocalJanus(tmp_path / "janus", rooms=ROOMS)
+    gateway.write_config()
+    monkeypatch.setattr(aioice.ice, "get_host_addresses", lambda use_ipv4, use_ipv6: [gateway.media_ip] if use_ipv4 else [])
+    gateway.start()
     yield gateway
     gateway.stop()
 
