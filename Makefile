@@ -4,8 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.egocli-installed
 # Debian packages: chess engine, fallback TTS, OpenCV's GUI-build runtime libraries, and the
-# headless browser the serve tests drive.
-APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0 chromium chromium-driver
+# headless browser the serve tests drive, and the Janus SFU the agent tests start.
+APT_PKGS := stockfish espeak-ng libgl1 libglib2.0-0 chromium chromium-driver janus
 # Demo data lives here (ignored by git); the model cache is shared by demo, tests and benches.
 DEMO_HOME := $(CURDIR)/.cache/demo
 export EGOCLI_MODEL_CACHE ?= $(CURDIR)/.cache/models

@@ -1,0 +1,284 @@
+"""Agents behind a real Janus: simulated glasses (aiortc) publish speech and frames into their
+own VideoRoom, the room's agent runs the live assistant and answers back through Janus."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from egocli.assistant.agent import run_agent
+from egocli.assistant.options import ServeOptions
+from egocli.config import load_settings
+from egocli.errors import StoreError
+from egocli.store import EventFilter, Store
+from egocli.stream.janus_agent import AgentOptions, RoomAgent
+from egocli.stream.janus_client import JanusGlasses
+from egocli.stream.janus_local import LocalJanus, janus_binary
+from tests.serving import FAKES
+
+ROOMS = (1001, 1002)
+
+
+@pytest.fixture
+def janus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A real Janus on loopback with its own generated configuration and two rooms.
+
+    Janus gathers ICE candidates on this host's own address only (never on loopback), and so do
+    the aiortc peers here: other tests' loopback-only ICE patch (process-wide) is undone."""
+    if janus_binary() is None:
+        pytest.skip("janus is not installed (/usr/bin/janus; apt-get install -y janus)")
+    import aioice.ice
+
+    gateway = LocalJanus(tmp_path / "janus", rooms=ROOMS)
+    gateway.write_config()
+    monkeypatch.setattr(aioice.ice, "get_host_addresses", lambda use_ipv4, use_ipv6: [gateway.media_ip] if use_ipv4 else [])
+    gateway.start()
+    yield gateway
+    gateway.stop()
+
+
+def _events(db: Path, modality: str) -> list[Any]:
+    store = Store.open(db)
+    try:
+        return list(store.events(EventFilter(modalities=(modality,))))
+    finally:
+        store.close()
+
+
+def _sources(db: Path, key: str | None = None) -> list[Any]:
+    store = Store.open(db, key=key)
+    try:
+        return store.sources()
+    finally:
+        store.close()
+
+
+class Agents:
+    """Agents running in this event loop, one per (room, log)."""
+
+    def __init__(self, url: str, home: Path) -> None:
+        self.url, self.home = url, home
+        self.stop = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def start(self, room: int, db: Path) -> None:
+        """Start the agent of one room writing to one log."""
+        settings = load_settings(db=db, home=self.home, models=FAKES)
+        options = ServeOptions(port=0, heartbeat_s=1.0)
+        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, AgentOptions(self.url, room), self.stop)))
+
+    async def close(self) -> None:
+        """Stop every agent (each finishes its session and log writes) and surface their errors."""
+        self.stop.set()
+        await asyncio.wait_for(asyncio.gather(*self.tasks), 60)
+
+
+@pytest.mark.slow
+def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk, video_frames, tmp_path):
+    db_a, db_b = tmp_path / "ana.db", tmp_path / "ben.db"
+
+    async def scenario() -> dict[str, Any]:
+        agents = Agents(janus.url, tmp_path / "home")
+        agents.start(ROOMS[0], db_a)
+        agents.start(ROOMS[1], db_b)
+        ana, ben = JanusGlasses(), JanusGlasses()
+        ana.feed.frames, ana.feed.fps = video_frames, 5.0
+        welcome_a = await ana.connect(janus.url, ROOMS[0], display="ana")
+        welcome_b = await ben.connect(janus.url, ROOMS[1], display="ben")
+        ana.feed.say(jfk)
+        await asyncio.wait_for(ana.feed.drained.wait(), 30)
+        heard = await ana.wait_for("transcript", timeout=30, final=True)
+        ben.channel.send("{not json")  # a hostile or broken message: an error back, the session goes on
+        broken = await ben.wait_for("error", timeout=20)
+        await ben.send({"type": "ask", "id": 5, "text": "What time is it now?"})
+        answer = await ben.wait_for("answer", timeout=60, id=5)
+        await asyncio.sleep(1.5)  # answer audio comes back through Janus on the agent's feed
+        got = {"broken": broken, "welcome_a": welcome_a, "welcome_b": welcome_b, "heard": heard, "answer": answer,
+               "audio_b": ben.first_audio_after(answer["_at"] - 5),
+               "ana_answers": [m for m in ana.inbox if m.get("type") == "answer"],
+               "ben_transcripts": [m for m in ben.inbox if m.get("type") == "transcript"]}
+        await ana.close()
+        await ben.close()
+        await agents.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got["welcome_a"]["session"] != got["welcome_b"]["session"]
+    assert got["broken"]["code"] == "bad_json"
+    assert got["heard"]["text"].strip()
+    assert got["answer"]["text"].strip() and got["audio_b"] is not None, "no answer audio through Janus"
+    assert got["ana_answers"] == [] and got["ben_transcripts"] == [], "a message reached the other wearer"
+    speech_a, speech_b = _events(db_a, "speech"), _events(db_b, "speech")
+    assert got["heard"]["text"] in [e.content for e in speech_a]
+    assert speech_b == [], "ana's speech landed in ben's log"
+    (src_a,), (src_b,) = _sources(db_a), _sources(db_b)
+    assert src_a.meta["transport"] == "janus" and f"room {ROOMS[0]}" in src_a.meta["peer"]
+    assert src_b.status == "done" and f"room {ROOMS[1]}" in src_b.meta["peer"]
+    assert _events(db_a, "visual"), f"no visual events from the glasses' camera: {src_a.meta}"
+
+
+@pytest.mark.slow
+def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused(janus, jfk, tmp_path):
+    db = tmp_path / "ana.db"
+
+    async def talk(agents: Agents) -> str:
+        ana = JanusGlasses()
+        await ana.connect(janus.url, ROOMS[0], display="ana", video=False)
+        ana.feed.say(jfk)
+        heard = await ana.wait_for("transcript", timeout=40, final=True)
+        await ana.close()
+        return str(heard["text"])
+
+    async def scenario() -> tuple[str, str, bool]:
+        first = Agents(janus.url, tmp_path / "home")
+        first.start(ROOMS[0], db)
+        said_before = await talk(first)
+        await first.close()
+        second = Agents(janus.url, tmp_path / "home")
+        second.start(ROOMS[0], db)
+        said_after = await talk(second)
+        # a rival agent for the same room never publishes there while the room has its agent
+        rival = RoomAgent(_NoApp(), AgentOptions(janus.url, ROOMS[0], retry_max_s=1.0))
+        stop_rival = asyncio.Event()
+        task = asyncio.ensure_future(rival.run(stop_rival))
+        await asyncio.sleep(4)
+        rival_published = rival.ready.is_set()
+        stop_rival.set()
+        await asyncio.wait_for(task, 20)
+        await second.close()
+        return said_before, said_after, rival_published
+
+    before, after, rival_published = asyncio.run(scenario())
+    sources = _sources(db)
+    assert len(sources) == 2 and all(s.status == "done" for s in sources)
+    speech = _events(db, "speech")
+    assert {e.source_id for e in speech} == {s.id for s in sources}, "one of the two sessions logged no speech"
+    assert before in [e.content for e in speech] and after in [e.content for e in speech]
+    assert not rival_published
+
+
+class _NoApp:
+    """An Application with no sessions (the rival agent must never get as far as one)."""
+
+    def new_session(self, transport: str, peer: str, send: Any = None) -> Any:
+        raise AssertionError("the rival agent opened a session")
+
+    def open_sessions(self) -> int:
+        return 0
+
+    async def recent(self, limit: int) -> list[dict[str, Any]]:
+        return []
+
+    async def warm(self) -> None:
+        return None
+
+    async def shutdown(self) -> None:
+        return None
+
+
+def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
+    async def scenario() -> bool:
+        stop = asyncio.Event()
+        settings = load_settings(db=tmp_path / "x.db", home=tmp_path / "home", models=FAKES)
+        agent = AgentOptions("ws://127.0.0.1:9", ROOMS[0], retry_max_s=0.5)
+        task = asyncio.ensure_future(run_agent(settings, ServeOptions(port=0), agent, stop))
+        await asyncio.sleep(2.5)
+        alive = not task.done()
+        stop.set()
+        await asyncio.wait_for(task, 20)
+        return alive
+
+    assert asyncio.run(scenario()), "the agent gave up instead of retrying"
+
+
+def _egocli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["egocli", *args], check=False, capture_output=True, text=True, cwd=cwd, timeout=60)
+
+
+def test_agent_usage_errors_through_the_console_script(tmp_path):
+    (tmp_path / "shared.toml").write_text('janus = "ws://127.0.0.1:8188"\n[rooms.1]\ndb = "a.db"\n'
+                                          '[rooms.2]\ndb = "./a.db"\n')
+    (tmp_path / "ok.toml").write_text('[rooms.1]\ndb = "a.db"\n')
+    cases = [
+        (["agent", "--room", "1"], "give --janus and --db"),
+        (["agent", "--room", "1", "--rooms", "shared.toml"], "share the log"),
+        (["agent", "--room", "3", "--rooms", "ok.toml"], "room 3 is not in"),
+        (["agent", "--room", "1", "--rooms", "ok.toml", "--janus", "http://x"], "expected a ws://"),
+        (["agent", "--room", "1", "--rooms", "missing.toml"], "missing.toml"),
+    ]
+    for args, message in cases:
+        result = _egocli(*args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stderr.startswith("Error: ") and message in result.stderr, (args, result.stderr)
+    assert not (tmp_path / "a.db").exists(), "a refused agent created a log"
+
+
+@pytest.mark.slow
+def test_the_agent_command_answers_through_janus_into_an_encrypted_log_and_stops_on_sigterm(janus, tmp_path):
+    import os
+    import signal
+
+    env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"), "EGOCLI_KEY": "wearer passphrase",
+           **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
+    subprocess.run(["egocli", "--db", "ana.db", "init", "--encrypt"], cwd=tmp_path, env=env, check=True,
+                   capture_output=True)
+    (tmp_path / "rooms.toml").write_text(f'janus = "{janus.url}"\n[rooms.{ROOMS[0]}]\ndb = "ana.db"\n')
+    agent = subprocess.Popen(["egocli", "agent", "--rooms", "rooms.toml", "--room", str(ROOMS[0])],
+                             cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
+
+    async def ask() -> dict[str, Any]:
+        glasses = JanusGlasses()
+        await glasses.connect(janus.url, ROOMS[0], display="ana", video=False, timeout=90)
+        await glasses.send({"type": "ask", "id": 1, "text": "Are you there?"})
+        answer = await glasses.wait_for("answer", timeout=60, id=1)
+        agent.send_signal(signal.SIGTERM)
+        bye = await glasses.wait_for("bye", timeout=60)
+        await glasses.close(bye=False)
+        return {"answer": answer, "bye": bye}
+
+    try:
+        got = asyncio.run(ask())
+        _, stderr = agent.communicate(timeout=90)
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+    assert agent.returncode == 0, stderr
+    assert got["answer"]["text"].strip() and got["bye"]["reason"] == "agent stopped"
+    with pytest.raises(StoreError, match="encrypted"):
+        _sources(tmp_path / "ana.db")
+    (source,) = _sources(tmp_path / "ana.db", key="wearer passphrase")
+    assert source.status == "done" and source.meta["closed"] == "agent stopped"
+
+
+@pytest.mark.slow
+def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
+    db = tmp_path / "ana.db"
+
+    async def ask(n: int) -> str:
+        glasses = JanusGlasses()
+        await glasses.connect(janus.url, ROOMS[0], display="ana", video=False, timeout=60)
+        await glasses.send({"type": "ask", "id": n, "text": "Are you there?"})
+        answer = await glasses.wait_for("answer", timeout=60, id=n)
+        await glasses.close()
+        return str(answer["text"])
+
+    async def scenario() -> tuple[str, str]:
+        agents = Agents(janus.url, tmp_path / "home")
+        agents.start(ROOMS[0], db)
+        first = await ask(1)
+        await asyncio.get_running_loop().run_in_executor(None, janus.stop)
+        await asyncio.sleep(2)  # the agent notices and backs off
+        await asyncio.get_running_loop().run_in_executor(None, janus.start)
+        second = await ask(2)
+        await agents.close()
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert first.strip() and second.strip()
+    sources = _sources(db)
+    assert len(sources) == 2 and all(s.status == "done" for s in sources)
