@@ -81,7 +81,7 @@ def test_shell_completion_installs_and_completes(tmp_path):
     if not exe.exists():
         pytest.skip("the egocli console script is not installed next to this Python")
     env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path), "SHELL": "/bin/bash"}
-    res = subprocess.run([exe, "--install-completion"], capture_output=True, text=True, env=env, timeout=60)
+    res = subprocess.run([exe, "--install-completion", "bash"], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "egocli.sh" in (tmp_path / ".bashrc").read_text()
     env.update(COMP_WORDS="egocli log li", COMP_CWORD="2", _EGOCLI_COMPLETE="complete_bash")
