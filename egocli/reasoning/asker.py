@@ -233,9 +233,25 @@ def _open(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, st
     elif on_token is not None and not streamed:
         on_token(text)
     cites = [] if text == NOTHING else _with_source(ctx, source, cite(ctx, text))
+    if cites and not times_agree(text, cites):  # a time the cited events do not have: the event speaks instead
+        ev = source or next(e for e in ctx.storyline.events if e.id == cites[0].event_id)
+        text, cites = f"{ev.content} ({format_local(ev.start_ms)})", [citation(ctx, ev)]
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
                   llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(reply),
                   time.perf_counter() - started)
+
+
+_CLOCK = re.compile(r"\b([01]?\d|2[0-3])[:.]([0-5]\d)(?::\d\d)?\s*([ap]\.?m\.?)?(?![\w.])", re.I)
+
+
+def times_agree(text: str, cites: list[Citation]) -> bool:
+    """True when every clock time an answer gives (14:05, 2.05 pm) is the time of one of its cited events."""
+    said = set()
+    for hh, mm, half in _CLOCK.findall(text):
+        hour = int(hh) % 12 + (12 if half.lower().startswith("p") else 0) if half else int(hh)
+        said.add((hour, int(mm)))
+    known = {(int(c.time[11:13]), int(c.time[14:16])) for c in cites if len(c.time) >= 16}
+    return said <= known
 
 
 _STEM = re.compile(r"[a-z]{4,}")

@@ -16,7 +16,8 @@ from egocli.reasoning.tcot import Renderer, approx_tokens
 from egocli.store import Store
 
 PHRASE_SYSTEM = ("You turn facts computed from the user's life log into one short, natural answer. "
-                 "Use only the facts given; keep every time and number exactly as written.")
+                 "Use only the facts given; keep every time and number exactly as written. Speak to the user as "
+                 "'you'.")
 
 
 @dataclass(frozen=True)

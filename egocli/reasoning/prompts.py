@@ -27,7 +27,8 @@ OPEN_SYSTEM = ("You answer questions about the user's own life log, recorded by 
                "Times like 'v1 4:30' are offsets into video 1.")
 """Open questions: saying that the lines are the user's own doings stops small models abstaining on them."""
 OPEN_INSTRUCTION = ("Copy the log line that answers the question, then answer what was asked (where, what, who...) "
-                    "in one sentence that also says when it happened, as:\nLine: <the log line>\nAnswer: <your answer>\n"
+                    "in one sentence that also says when it happened, speaking to the user as \"you\", as:\n"
+                    "Line: <the log line>\nAnswer: <your answer>\n"
                     "If no log line answers the question, reply exactly: nothing relevant in the log.")
 """Quote first, then answer: the copied line grounds the answer and is checked against the context."""
 

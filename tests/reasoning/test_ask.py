@@ -202,3 +202,18 @@ def test_cli_recent_baseline_skips_retrieval(db):
     assert "Summaries:" not in doc["context"] and ids["keys"] in doc["context_event_ids"]  # 3 h ago: recent enough
     bad = CliRunner().invoke(app, ["--db", path, "ask", "x?", "--baseline", "oldest"])
     assert bad.exit_code == 2 and "unknown baseline 'oldest'" in bad.stderr
+
+
+def test_a_time_the_cited_event_does_not_have_gives_way_to_the_event(store):
+    """An open answer said 'I put my house keys ... at 10:00 AM' citing an event of 13:02: the time an answer
+    gives must be a cited event's time, checked in code."""
+    ids = build_log(store)
+    wrong = ("Line: [Thu 26 Nov 15:00] visual: Putting the car keys in the red drawer of the hallway cabinet\n"
+             "Answer: You put them in the red drawer at 10:00 AM.")
+    req = asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False)
+    result = asker.ask(store, ScriptedModel(wrong), req)
+    assert result.citations[0].event_id == ids["keys"]
+    assert result.text.startswith("Putting the car keys in the red drawer") and "15:00" in result.text
+    right = wrong.replace("10:00 AM", "15:00 on Thursday")
+    assert asker.ask(store, ScriptedModel(right), req).text == "You put them in the red drawer at 15:00 on Thursday."
+    assert asker.times_agree("You took it at 3.00 pm.", asker.ask(store, ScriptedModel(right), req).citations)
