@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from egocli.errors import ModelError
+from egocli.models.quiet import load_quietly, quiet_this_thread
 
 if TYPE_CHECKING:
     from egocli.config import Settings
@@ -38,9 +39,12 @@ class LlamaVisionNarrator:
         except ImportError as ex:
             raise ModelError("narrator: llama-cpp-python is not installed (pip install llama-cpp-python==0.3.36)") from ex
         try:
-            chat_handler = getattr(llama_chat_format, HANDLERS[handler])(clip_model_path=str(mmproj), verbose=False)
-            self._llm: Any = Llama(model_path=str(model), chat_handler=chat_handler, n_ctx=context_size,
-                                   n_threads=n_threads, n_threads_batch=n_threads, verbose=False)
+            # verbose=False would point fds 1 and 2 at /dev/null for the whole process at load and at every
+            # image (egocli.models.quiet says why that loses other threads' errors): quiet this thread instead.
+            chat_handler = load_quietly(getattr(llama_chat_format, HANDLERS[handler]), clip_model_path=str(mmproj))
+            chat_handler.verbose = True  # no process-wide redirection per image; describe() quiets its thread
+            self._llm: Any = load_quietly(Llama, model_path=str(model), chat_handler=chat_handler,
+                                          n_ctx=context_size, n_threads=n_threads, n_threads_batch=n_threads)
         except (ValueError, RuntimeError, OSError) as ex:
             raise ModelError(f"narrator: cannot load {model} with {mmproj}: {ex}") from ex
         self.name = model.stem
@@ -50,8 +54,9 @@ class LlamaVisionNarrator:
         """One or two sentences about a BGR uint8 image."""
         content = [{"type": "image_url", "image_url": {"url": _data_uri(image)}}, {"type": "text", "text": prompt}]
         try:
-            reply = self._llm.create_chat_completion(messages=[{"role": "user", "content": content}],
-                                                     max_tokens=self.max_tokens, temperature=0.0)
+            with quiet_this_thread():
+                reply = self._llm.create_chat_completion(messages=[{"role": "user", "content": content}],
+                                                         max_tokens=self.max_tokens, temperature=0.0)
         except (ValueError, RuntimeError) as ex:
             raise ModelError(f"narrator: {ex}") from ex
         return str(reply["choices"][0]["message"]["content"] or "").strip()
