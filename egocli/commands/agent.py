@@ -24,7 +24,13 @@ def agent(ctx: typer.Context,
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
           llm: str = typer.Option(None, "--llm", help="LLM override for answers."),
           ) -> None:
-    """Join a Janus VideoRoom as its wearer's assistant; the wearer's events go to that wearer's log only."""
+    """Join a Janus VideoRoom as its wearer's assistant; the wearer's events go to that wearer's log only.
+
+    \b
+    Examples:
+      egocli agent --janus ws://127.0.0.1:8188 --room 1001 --db /var/lib/egocli/ana.db
+      egocli agent --rooms /etc/egocli/rooms.toml --room 1001
+    """
     from egocli.assistant.agent import run
     from egocli.assistant.options import ServeOptions
     from egocli.config import load_settings
