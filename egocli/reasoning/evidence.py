@@ -99,19 +99,26 @@ class Pool:
 
     def _scope_vectors(self) -> dict[int, np.ndarray]:
         if self._vecs is None:
-            self._vecs = {}
-            if self.embedder is not None:
-                for lo, hi, src in units(self.scope):
-                    ids, matrix = vectors.in_range(self.store, self.embedder.name, self.embedder.dim, lo, hi, src,
-                                                   DENSE_LIMIT)
-                    self._vecs.update(zip(ids, matrix))
+            ids, matrix = self._matrix()
+            self._vecs = dict(zip(ids, matrix))  # rows are views of the one matrix
         return self._vecs
 
     def _matrix(self) -> tuple[list[int], np.ndarray]:
+        """The scope's stored vectors as one matrix (read once per question, one C copy at most)."""
         if self._stacked is None:
-            vecs = self._scope_vectors()
-            ids = list(vecs)
-            self._stacked = (ids, np.stack([vecs[i] for i in ids]) if ids else np.zeros((0, 1), np.float32))
+            chunks: list[tuple[list[int], np.ndarray]] = []
+            if self.embedder is not None:
+                for lo, hi, src in units(self.scope):
+                    chunks.append(vectors.in_range(self.store, self.embedder.name, self.embedder.dim, lo, hi, src,
+                                                   DENSE_LIMIT))
+            ids, rows, seen = [], [], set()
+            for chunk_ids, matrix in chunks:  # units may overlap: an event's vector counts once
+                keep = [k for k, i in enumerate(chunk_ids) if i not in seen]
+                seen.update(chunk_ids)
+                if keep:
+                    ids += [chunk_ids[k] for k in keep]
+                    rows.append(matrix if len(keep) == len(chunk_ids) else matrix[keep])
+            self._stacked = (ids, np.concatenate(rows) if ids else np.zeros((0, 1), np.float32))
         return self._stacked
 
     def vec_of(self, ev: Event) -> np.ndarray | None:
