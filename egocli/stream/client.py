@@ -107,7 +107,29 @@ class _Base:
         return next((at for at, db in self.audio_levels if at >= t and db > min_db), None)
 
 
-class RtcClient(_Base):
+class _ChannelClient(_Base):
+    """A WebRTC client: control messages on its data channel (`self.channel`), answer audio levels recorded."""
+
+    channel: Any
+
+    async def _listen(self, track: Any) -> None:
+        from aiortc.mediastreams import MediaStreamError
+
+        while True:
+            try:
+                frame = await track.recv()
+            except MediaStreamError:
+                return
+            pcm = s16_to_float(frame.to_ndarray().reshape(-1), len(frame.layout.channels))
+            self.audio_levels.append((time.monotonic(), level_db(pcm)))
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        """Send a control message on the data channel."""
+        if self.channel.readyState == "open":
+            self.channel.send(json.dumps(msg))
+
+
+class RtcClient(_ChannelClient):
     """A WebRTC client (aiortc): microphone as 48 kHz stereo like a browser, camera, data channel."""
 
     async def connect(self, url: str, token: str | None = None, video: bool = True) -> dict[str, Any]:
@@ -137,22 +159,6 @@ class RtcClient(_Base):
         await asyncio.wait_for(self.opened.wait(), 20)
         await self.send({"type": "hello"})
         return body
-
-    async def _listen(self, track: Any) -> None:
-        from aiortc.mediastreams import MediaStreamError
-
-        while True:
-            try:
-                frame = await track.recv()
-            except MediaStreamError:
-                return
-            pcm = s16_to_float(frame.to_ndarray().reshape(-1), len(frame.layout.channels))
-            self.audio_levels.append((time.monotonic(), level_db(pcm)))
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        """Send a control message on the data channel."""
-        if self.channel.readyState == "open":
-            self.channel.send(json.dumps(msg))
 
     async def _hang_up(self) -> None:
         await self.pc.close()

@@ -5,13 +5,10 @@ glasses firmware going through Janus, and what the tests and bench/wearers.py dr
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
-from egocli.perception.audio import level_db
-from egocli.stream.audio import s16_to_float
-from egocli.stream.client import _Base, _camera_track, _mic_track
+from egocli.stream.client import _camera_track, _ChannelClient, _mic_track
 from egocli.stream.janus import Handle, JanusSession
 from egocli.stream.janus_room import (
     Publisher,
@@ -24,7 +21,7 @@ from egocli.stream.janus_room import (
 )
 
 
-class JanusGlasses(_Base):
+class JanusGlasses(_ChannelClient):
     """One wearer's glasses: a publisher feed and a subscription to the agent's feed."""
 
     async def connect(self, url: str, room: int, display: str = "wearer", video: bool = True,
@@ -58,22 +55,6 @@ class JanusGlasses(_Base):
             except TimeoutError:
                 if time.monotonic() > deadline:
                     raise
-
-    async def _listen(self, track: Any) -> None:
-        from aiortc.mediastreams import MediaStreamError
-
-        while True:
-            try:
-                frame = await track.recv()
-            except MediaStreamError:
-                return
-            pcm = s16_to_float(frame.to_ndarray().reshape(-1), len(frame.layout.channels))
-            self.audio_levels.append((time.monotonic(), level_db(pcm)))
-
-    async def send(self, msg: dict[str, Any]) -> None:
-        """Send a control message on the published data channel."""
-        if self.channel.readyState == "open":
-            self.channel.send(json.dumps(msg))
 
     async def _hang_up(self) -> None:
         await self.pub.close()
