@@ -42,7 +42,7 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
     pages = timeline_pages(settings, services)
     pages.store()  # the log is created (or migrated) before the server listens, not raced by two readers
     await server.serve(build(settings, options, services=services), options.server(), stop, ready,
-                       mount=lambda app: add_routes(app, pages, options.token))
+                       mount=lambda app: add_routes(app, pages))
 
 
 def timeline_pages(settings: Settings, services: LiveServices) -> Timeline:

@@ -6,7 +6,6 @@ in. Every /api route checks the token like the rest of the server; blocking work
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -38,7 +37,6 @@ class TimelineSource(Protocol):
 
 
 SOURCE = web.AppKey("timeline", TimelineSource)
-TOKEN = web.AppKey("timeline_token", str)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -46,19 +44,9 @@ def _fail(status: int, code: str, message: str) -> web.Response:
     return web.json_response({"error": code, "message": message}, status=status)
 
 
-def _authorised(request: web.Request) -> bool:
-    token = request.app.get(TOKEN) or ""
-    if not token:
-        return True
-    given = request.headers.get("Authorization", "").removeprefix("Bearer ").strip() or request.query.get("token", "")
-    return hmac.compare_digest(given.encode(), token.encode())
-
-
 def guarded(handler: Handler) -> Handler:
-    """Token check and EgoError -> JSON error mapping for an /api/timeline route."""
+    """EgoError -> JSON error mapping for an /api/timeline route (the server's token middleware guards /api/)."""
     async def run(request: web.Request) -> web.StreamResponse:
-        if not _authorised(request):
-            return _fail(401, "unauthorised", "missing or wrong token")
         try:
             return await handler(request)
         except NotFound as ex:
@@ -202,10 +190,10 @@ async def ask(request: web.Request) -> web.StreamResponse:
     return reply
 
 
-def add_routes(app: web.Application, source: TimelineSource, token: str | None) -> None:
-    """Mount the timeline page and its API on an app (the server's, or a browse-only one)."""
+def add_routes(app: web.Application, source: TimelineSource) -> None:
+    """Mount the timeline page and its API on an app (the server's, or a browse-only one); the app's token
+    middleware guards /api/ (egocli.stream.server.token_middleware)."""
     app[SOURCE] = source
-    app[TOKEN] = token or ""
     app.router.add_get("/timeline", page)
     app.router.add_get("/api/timeline/day", day)
     app.router.add_get("/api/timeline/density", density)
@@ -220,10 +208,11 @@ def browse_app(source: TimelineSource, token: str | None, host: str = "127.0.0.1
     """An app serving only the timeline (egocli timeline): no camera, no microphone, no sessions; the same
     Host, Origin and content-type guard as `serve` (a DNS-rebinding page cannot read the log)."""
     from egocli.stream import guard
+    from egocli.stream.server import token_middleware
 
-    app = web.Application(client_max_size=MAX_BODY)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[token_middleware(token)])
     guard.install(app, guard.policy_for(host), lambda remote: 0)
-    add_routes(app, source, token)
+    add_routes(app, source)
     app.router.add_get("/", _redirect)
     app.router.add_static("/static", STATIC)
     return app
