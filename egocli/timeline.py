@@ -131,7 +131,10 @@ class Timeline:
         path = (self.media_dir / ev.media_path).resolve()
         if self.media_dir.resolve() not in path.parents or not path.is_file():
             raise NotFound(f"the media of event {event_id} is not in the media folder")
-        kind = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}.get(path.suffix.lower())
+        from egocli.privacy.crypto import SUFFIX
+
+        plain = path.name.removesuffix(SUFFIX)  # an encrypted log keeps frames as NAME.jpg.enc
+        kind = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}.get(Path(plain).suffix.lower())
         if kind is None:
             raise NotFound(f"the media of event {event_id} is not an image")
         if not hasattr(self._local, "media_key"):

@@ -263,3 +263,21 @@ def test_timeline_page_browse_search_ask_and_forget(started, tmp_path: Path) -> 
         driver.quit()
     store = Store.open(db, create=False)
     assert [ev.content[:8] for ev in store.events()] == ["BUS 42 C", "Putting ", "The phar"]
+
+
+def test_an_encrypted_log_and_its_encrypted_frames_are_shown_with_the_key(tmp_path: Path) -> None:
+    from egocli.privacy import crypto
+
+    key, db, media = "correct horse battery staple", tmp_path / "secret.db", tmp_path / "secret-media"
+    store = Store.open(db, key=key)
+    rel = crypto.write_media(media / "frames" / "1-x" / "000010000.jpg", jpeg(), crypto.media_key(store))
+    assert rel.name.endswith(".jpg.enc") and rel.read_bytes()[:2] != b"\xff\xd8"
+    with store.transaction():
+        store.add_events([NewEvent(at(13, 2), at(13, 3), "visual", "keys in the blue bowl",
+                                   media_path=str(rel.relative_to(media)))])
+    store.close()
+    timeline = Timeline(lambda: Store.open(db, create=False, key=key), media, crypto.media_key)
+    event = timeline.day(DAY)["events"][0]
+    assert event["t"] == "keys in the blue bowl" and event["f"] == 1
+    frame = timeline.media(event["id"])
+    assert frame.content_type == "image/jpeg" and frame.data[:2] == b"\xff\xd8"
