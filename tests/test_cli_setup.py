@@ -80,7 +80,8 @@ def test_shell_completion_installs_and_completes(tmp_path):
     exe = Path(sys.executable).with_name("egocli")
     if not exe.exists():
         pytest.skip("the egocli console script is not installed next to this Python")
-    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path), "SHELL": "/bin/bash"}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path), "SHELL": "/bin/bash",
+           "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}  # Typer's hook: the shell named, not detected
     res = subprocess.run([exe, "--install-completion", "bash"], capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert "egocli.sh" in (tmp_path / ".bashrc").read_text()
