@@ -11,9 +11,7 @@ Sets: `epic` (bench/sets/epic_week.py generates it from ../shared/data/epic-kitc
 into the repository: CC BY-NC) and `life` (bench/sets/lifeweek*.json, committed). Each set has its own log
 ($EGOCLI_HOME/epic.db, life.db). Every question carries the time it is asked at (`--at`).
 
-Configs: full, no-symbolic, no-llm, no-tcot, no-hcc, votes1, recent (the recent-events baseline). no-symbolic and
-no-llm need AskRequest fields `symbolic` and `llm`; when the installed egocli lacks them those configs are
-skipped with a message. votes1 is derived from full's first prompt variant for multiple-choice questions, as in
+Configs: full, no-symbolic, no-llm, no-tcot, no-hcc, votes1, recent (the recent-events baseline). votes1 is derived from full's first prompt variant for multiple-choice questions, as in
 bench/hdepic.py; an open question has one variant, so its votes1 row is full's.
 
 Scoring: multiple choice by the chosen letter; open answers by bench/sets/checker.py (time within tolerance,
@@ -30,7 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,22 +40,14 @@ from bench.sets.items import Item, load_items  # noqa: E402
 from egocli.reasoning import asker  # noqa: E402
 
 FULL = asker.AskRequest("?", votes=5)
-NEEDS = {"no-symbolic": "symbolic", "no-llm": "llm"}
-"""Configs that need an AskRequest field the method work adds."""
 CONFIG_NAMES = ("full", "no-symbolic", "no-llm", "no-tcot", "no-hcc", "votes1", "recent")
 
 
 def configs() -> dict[str, asker.AskRequest]:
-    """The configs the installed egocli supports, by name."""
-    have = {f.name for f in fields(asker.AskRequest)}
-    out = {"full": FULL}
-    if "symbolic" in have:
-        out["no-symbolic"] = replace(FULL, symbolic=False)
-    if "llm" in have:
-        out["no-llm"] = replace(FULL, llm=False)
-    out |= {"no-tcot": replace(FULL, tcot=False), "no-hcc": replace(FULL, hcc=False),
+    """Every config, by name."""
+    return {"full": FULL, "no-symbolic": replace(FULL, symbolic=False), "no-llm": replace(FULL, llm=False),
+            "no-tcot": replace(FULL, tcot=False), "no-hcc": replace(FULL, hcc=False),
             "votes1": replace(FULL, votes=1), "recent": replace(FULL, hcc=False, tcot=False, baseline="recent")}
-    return out
 
 
 def home() -> Path:
@@ -138,16 +128,13 @@ def answer_one(store, llm, embedder, item: Item, template: asker.AskRequest) -> 
             "tokens": ans.prompt_tokens + ans.output_tokens, "votes": [v for _, v in ans.votes], "error": None}
 
 
-def chosen(text: str, available: dict[str, asker.AskRequest]) -> list[str]:
-    """The configs of a comma-separated list that the installed egocli supports; the others are named."""
+def chosen(text: str) -> list[str]:
+    """The configs of a comma-separated list, in the canonical order; an unknown name stops the run."""
     wanted = [c.strip() for c in text.split(",") if c.strip()]
     unknown = [c for c in wanted if c not in CONFIG_NAMES]
     if unknown:
         sys.exit(f"Error: unknown config(s) {', '.join(unknown)} (known: {', '.join(CONFIG_NAMES)})")
-    for name in wanted:
-        if name not in available:
-            print(f"skipped {name}: the installed egocli's AskRequest has no '{NEEDS[name]}' field", file=sys.stderr)
-    return [c for c in CONFIG_NAMES if c in wanted and c in available]
+    return [c for c in CONFIG_NAMES if c in wanted]
 
 
 def run(args: argparse.Namespace) -> None:
@@ -156,10 +143,9 @@ def run(args: argparse.Namespace) -> None:
     from egocli.store import Store
 
     available = configs()
-    names = chosen(args.configs, available)
+    names = chosen(args.configs)
     if not names:
-        print("nothing to run: no chosen config is supported by the installed egocli")
-        return
+        sys.exit("Error: no config chosen (--configs full,recent,...)")
     base = home()
     missing = [s for s in args.sets.split(",") if not (base / f"{s}.db").exists()]
     if missing:
@@ -198,7 +184,7 @@ def recall_table(args: argparse.Namespace) -> None:
     from egocli.timeutil import parse_time_ms
 
     available = configs()
-    names = [c for c in chosen(args.configs, available) if c != "votes1"]
+    names = [c for c in chosen(args.configs) if c != "votes1"]
     base, embedder, stores = home(), None, {}
     got: dict[tuple[str, str, str], list[float]] = {}
     for item in load_items(base, args.sets.split(","))[: args.limit]:

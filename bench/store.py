@@ -11,7 +11,6 @@ import argparse
 import itertools
 import random
 import sqlite3
-import statistics
 import tempfile
 import time
 from pathlib import Path

@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 NOW = datetime(2026, 12, 2, 10, 30).astimezone()  # a Wednesday
 

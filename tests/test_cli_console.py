@@ -7,12 +7,12 @@ import os
 import shlex
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from tests import console
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "examples" / "afternoon.srt"
@@ -22,11 +22,7 @@ SCRIPT = shutil.which("script")
 @pytest.fixture
 def egocli(tmp_path: Path):
     """Run the installed console script with this checkout on PYTHONPATH; returns CompletedProcess."""
-    exe = Path(sys.executable).with_name("egocli")
-    if not exe.exists():
-        exe = Path(shutil.which("egocli") or exe)
-    if not exe.exists():
-        pytest.skip("the egocli console script is not installed next to this Python")
+    exe = console.egocli()
     env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "200"}
 
     def run(*args: object, tty: bool = False, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:

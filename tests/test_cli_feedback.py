@@ -11,18 +11,17 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from egocli.nativelog import native_logs_silenced
+from tests import console
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "examples" / "afternoon.srt"
 SCRIPT = shutil.which("script")
-EXE = Path(sys.executable).with_name("egocli")
-needs_console = pytest.mark.skipif(not EXE.exists() or SCRIPT is None,
-                                   reason="needs the installed egocli console script and util-linux `script`")
+EXE = console.egocli()
+needs_console = pytest.mark.skipif(SCRIPT is None, reason="needs util-linux `script`")
 
 
 def _env(**extra: str) -> dict[str, str]:

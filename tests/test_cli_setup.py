@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
-import pytest
-
+from tests import console
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "examples" / "afternoon.srt"
@@ -77,9 +75,7 @@ def test_mcp_print_config(cli, db):
 
 
 def test_shell_completion_installs_and_completes(tmp_path):
-    exe = Path(sys.executable).with_name("egocli")
-    if not exe.exists():
-        pytest.skip("the egocli console script is not installed next to this Python")
+    exe = console.egocli()
     env = {**os.environ, "PYTHONPATH": str(REPO), "HOME": str(tmp_path), "SHELL": "/bin/bash",
            "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}  # Typer's hook: the shell named, not detected
     res = subprocess.run([exe, "--install-completion", "bash"], capture_output=True, text=True, env=env, timeout=60)

@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from datetime import date, datetime
@@ -19,6 +18,7 @@ import pytest
 
 from egocli.store import NewEvent, Store
 from egocli.timeline import Timeline, day_bounds
+from tests import console
 
 REPO = Path(__file__).resolve().parents[1]
 DAY = date(2026, 11, 28)
@@ -114,10 +114,9 @@ def test_bad_requests_are_refused(timeline: Timeline) -> None:
 def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from egocli.stream.timeline import browse_app
-
     from egocli.config import load_settings
     from egocli.models.fake import HashEmbedder, ScriptedModel
+    from egocli.stream.timeline import browse_app
     from egocli.timeline import ask_answerer
 
     reply = "Line: Putting the house keys in the blue bowl by the door.\nAnswer: You put them in the blue bowl."
@@ -162,7 +161,7 @@ def started(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     db, home = tmp_path / "log.db", tmp_path / "home"
     fill(db, tmp_path / "log-media")  # the media folder sits beside the database
     env = {**os.environ, "EGOCLI_HOME": str(home), "EGOCLI_DB": str(db), "PYTHONPATH": str(REPO)}
-    exe = Path(sys.executable).with_name("egocli")
+    exe = console.egocli()
     proc = subprocess.Popen([str(exe), "timeline", "--port", "0", "--token", "tok", "--day", "2026-11-28"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

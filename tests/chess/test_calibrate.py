@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from egocli.chess.recognise import fen_to_grid, recognise
+from tests import console
 
 WEBCAM = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "chess" / "webcam"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -27,7 +28,7 @@ def home(tmp_path: Path) -> Path:
 
 def egocli(home: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "EGOCLI_HOME": str(home)}
-    return subprocess.run(["egocli", "chess", *args], capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run([console.egocli(), "chess", *args], capture_output=True, text=True, env=env, timeout=600)
 
 
 def webcam(name: str) -> str:

@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from egocli.cli import app
+from tests import console
 
 needs_stockfish = pytest.mark.skipif(
     not (shutil.which("stockfish") or Path("/usr/games/stockfish").is_file()),
@@ -20,7 +21,7 @@ needs_stockfish = pytest.mark.skipif(
 SCHOLARS = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
 
 
-def run(*args: str, input: bytes | None = None, env: dict[str, str] | None = None):  # noqa: A002, ANN201
+def run(*args: str, input: bytes | None = None, env: dict[str, str] | None = None):
     return CliRunner().invoke(app, ["chess", *args], input=input, env=env)
 
 
@@ -75,16 +76,16 @@ def test_missing_file() -> None:
     assert result.exit_code == 1 and "no such file" in result.stderr
 
 
-def console(*args: str) -> subprocess.CompletedProcess:
+def installed(*args: str) -> subprocess.CompletedProcess:
     """The installed console script (what a user types)."""
-    return subprocess.run(["egocli", "chess", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run([console.egocli(), "chess", *args], capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow
 @needs_stockfish
 def test_the_only_legal_side_to_move_is_chosen_and_said(photos: Path) -> None:
     # IMG_4784: White's bishop on g5 gives check, so only Black can be to move (White was assumed before).
-    done = console(str(photos / "IMG_4784.JPG"), "--json", "--no-explain", "--time", "0.05")
+    done = installed(str(photos / "IMG_4784.JPG"), "--json", "--no-explain", "--time", "0.05")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["turn"] == "black" and data["turn_source"] == "legal" and " b " in data["fen"]
@@ -94,11 +95,11 @@ def test_the_only_legal_side_to_move_is_chosen_and_said(photos: Path) -> None:
 @pytest.mark.slow
 def test_a_position_without_kings_is_shown_not_hidden(photos: Path) -> None:
     # IMG_4745 shows four pawns and no king: nothing to analyse, but the reading is printed with the reason.
-    text = console(str(photos / "IMG_4745.JPG"), "--no-explain")
+    text = installed(str(photos / "IMG_4745.JPG"), "--no-explain")
     assert text.returncode == 1
     assert text.stdout.startswith("FEN seen: 8/8/8/3p1p2/4P3/5P2/8/8 w - - 0 1\n8 . . . . . . . .")
     assert "no white king, no black king" in text.stdout
     assert text.stderr.strip().splitlines()[-1].startswith("Error: the position cannot be analysed: no white king")
-    data = json.loads(console(str(photos / "IMG_4745.JPG"), "--json").stdout)
+    data = json.loads(installed(str(photos / "IMG_4745.JPG"), "--json").stdout)
     assert data["fen"] is None and data["fen_seen"].startswith("8/8/8/3p1p2/4P3/5P2/8/8")
     assert "no white king" in data["error"]

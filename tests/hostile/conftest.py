@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -16,16 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from tests import console
+
 FAKES = ("LLM", "SUMMARIZER", "EMBEDDER", "ASR", "LABELER", "OCR", "TTS", "NARRATOR")
 
 
 def egocli_script() -> str:
     """The installed console script (beside this interpreter, else on PATH)."""
-    beside = Path(sys.executable).with_name("egocli")
-    found = str(beside) if beside.is_file() else shutil.which("egocli")
-    if found is None:
-        pytest.skip("the egocli console script is not installed")
-    return found
+    return console.egocli()
 
 
 def fake_env(home: Path) -> dict[str, str]:

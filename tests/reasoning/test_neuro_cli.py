@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
@@ -13,6 +12,7 @@ from typer.testing import CliRunner
 
 from egocli.cli import app
 from egocli.store import Store
+from tests import console
 
 from .conftest import build_log
 
@@ -52,9 +52,7 @@ def test_json_carries_scores_and_no_symbolic_drops_them(db):
 
 
 def test_no_llm_through_the_console_script(db, tmp_path):
-    exe = shutil.which("egocli")
-    if exe is None:
-        pytest.skip("the egocli console script is not installed")
+    exe = console.egocli()
     path, ids = db
     env = {**os.environ, "EGOCLI_LLM": "fake", "EGOCLI_EMBEDDER": "fake", "EGOCLI_HOME": str(tmp_path)}
     out = subprocess.run([exe, "--db", path, "ask", "how many times did I take my blood pressure pill?",

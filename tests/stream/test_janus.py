@@ -18,6 +18,7 @@ from egocli.store import EventFilter, Store
 from egocli.stream.janus_agent import AgentOptions, RoomAgent
 from egocli.stream.janus_client import JanusGlasses
 from egocli.stream.janus_local import LocalJanus, janus_binary
+from tests import console
 from tests.serving import FAKES
 
 ROOMS = (1001, 1002)
@@ -196,7 +197,7 @@ def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
 
 
 def _egocli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["egocli", *args], check=False, capture_output=True, text=True, cwd=cwd, timeout=60)
+    return subprocess.run([console.egocli(), *args], check=False, capture_output=True, text=True, cwd=cwd, timeout=60)
 
 
 def test_agent_usage_errors_through_the_console_script(tmp_path):
@@ -224,10 +225,10 @@ def test_the_agent_command_answers_through_janus_into_an_encrypted_log_and_stops
 
     env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"), "EGOCLI_KEY": "wearer passphrase",
            **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
-    subprocess.run(["egocli", "--db", "ana.db", "init", "--encrypt"], cwd=tmp_path, env=env, check=True,
+    subprocess.run([console.egocli(), "--db", "ana.db", "init", "--encrypt"], cwd=tmp_path, env=env, check=True,
                    capture_output=True)
     (tmp_path / "rooms.toml").write_text(f'janus = "{janus.url}"\n[rooms.{ROOMS[0]}]\ndb = "ana.db"\n')
-    agent = subprocess.Popen(["egocli", "agent", "--rooms", "rooms.toml", "--room", str(ROOMS[0])],
+    agent = subprocess.Popen([console.egocli(), "agent", "--rooms", "rooms.toml", "--room", str(ROOMS[0])],
                              cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
 
     async def ask() -> dict[str, Any]:
