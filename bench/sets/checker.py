@@ -280,9 +280,13 @@ def _amount(word: str) -> float:
 
 
 def duration_s(answer: str) -> float | None:
-    """Seconds of the duration the answer states (units summed, "and a half" counted), else the span between
-    its first two clock times."""
-    found = list(_DURATION.finditer(answer))
+    """Seconds of the first duration the answer states (its units summed, "and a half" counted), else the
+    span between its first two clock times."""
+    found = []
+    for m in _DURATION.finditer(answer):  # the first duration only: its units side by side ("1 h 5 min")
+        if found and not re.fullmatch(r"[\s,]*(?:and\s+)?", answer[found[-1].end():m.start()]):
+            break
+        found.append(m)
     if found:
         total = sum(_amount(m.group(1)) * _UNITS[_unit(m.group(2))] for m in found)
         if re.search(r"\band a half\b", answer, re.I):

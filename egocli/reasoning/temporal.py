@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder
-from egocli.reasoning import terms
+from egocli.reasoning import actions, terms
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
@@ -21,6 +21,8 @@ from egocli.timeutil import local
 
 OCCURRENCE_GAP_MS = 120_000
 """Matching events closer than this are one occurrence (one bout of watering, not twelve narrations)."""
+STAY_GAP_MS = 30 * 60_000
+"""Mentions of a place or a thing this close are one stay ('at the dentist' from reception to paying)."""
 SEARCH_K = 200
 """Candidates read per scope unit when counting."""
 
@@ -85,32 +87,47 @@ def parse_form(question: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 class Matcher:
-    """Events in scope that are about a phrase: its rare words (stemmed, synonyms folded) or its meaning."""
+    """Events in scope that are about a phrase: its rare words (stemmed, synonyms folded), its verb and the
+    thing it acts on (actions.py), or its meaning."""
 
     def __init__(self, store: Store, scope: Scope, embedder: Embedder | None) -> None:
         self.pool = Pool(store, scope, embedder)
         self.scope = scope
 
-    def matches(self, phrase: str) -> list[Event]:
-        """Events about the phrase, before the moment of asking, in time order."""
+    def matches(self, phrase: str, verb_first: bool = True) -> list[Event]:
+        """Events about the phrase, before the moment of asking, in time order (only the strongest tier
+        found: 'get the carafe' does not fall back on 'set down carafe' when getting it is logged)."""
         q = self.pool.query(phrase, self.pool.rarity(phrase))
         if not q.terms:
             return []
-        found = [(self._about(q, e), e) for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
-        best = max((tier for tier, _ in found), default=0)
-        return sorted((e for tier, e in found if tier and tier == best), key=lambda e: (e.start_ms, e.id))
+        act = actions.parse(phrase) if verb_first else actions.Action(None, actions.parse(f"x {phrase}").head)
+        found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
+        compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
+        tiered = [(self._about(q, e, act, compound), e) for e in found]
+        best = max((tier for tier, _ in tiered), default=0)
+        return sorted((e for tier, e in tiered if tier and tier == best), key=lambda e: (e.start_ms, e.id))
 
     def between(self, a: Event, b: Event) -> int:
         """How many events of a's source start strictly between two events (at most 2 counted)."""
         inside = store_windows.overlapping(self.pool.store, a.start_ms + 1, b.start_ms, a.source_id, 8)
         return sum(1 for e in inside if a.start_ms < e.start_ms < b.start_ms and e.id not in (a.id, b.id))
 
-    def _about(self, q: Query, ev: Event) -> int:
-        """0: not about the phrase; 2: names every content word; 1: close in meaning. Only the strongest
-        tier found is kept ('scrub the pan' does not fall back on 'cleaning the pan' when it is logged)."""
+    def _about(self, q: Query, ev: Event, act: actions.Action, compound: set[str]) -> int:
+        """0: not about the phrase; 1: close in meaning; 2: names every content word; 3-6: names the thing
+        acted on and a verb of the phrase's class ('cut the chicken' for 'slice the chicken'), two more when
+        it names the thing itself, not only as part of another ('remove onion', not 'remove onion skin'),
+        one more when it names the very verb ('scrub the pan' before 'cleaning the pan')."""
         own = set(self.pool.terms_of(ev))
         heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
         plain = terms.recall(heavy, own)
+        literal = act.word is not None and act.word in own
+        # the things acted on, less words the verb already says ('ride my bike' is cycling)
+        things = [t for t in q.terms if t != act.word and t not in terms.LIGHT
+                  and (act.verb is None or actions.CLASS.get(t) != act.verb)]
+        if (things or act.verb) and (not things or terms.recall(things, own) >= 0.99) and \
+                (act.verb is None or literal or act.verb in actions.verbs_of(ev.content, ev.modality)):
+            head = act.head is None or actions.names_head(ev.content, act.head, compound)
+            return 3 + 2 * head + literal
         cosine = 0.0
         if q.vec is not None:
             vec = self.pool.vec_of(ev)
@@ -121,14 +138,17 @@ class Matcher:
 
 
 def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
-                between: Callable[[Event, Event], int] | None = None) -> list[list[Event]]:
+                between: Callable[[Event, Event], int] | None = None,
+                single: Callable[[Event], bool] | None = None) -> list[list[Event]]:
     """Events in time order grouped into occurrences: one goes on while the next match follows within
-    gap_ms with at most one other event between (a glance at the phone during a walk); narrated actions
-    repeated between other actions ('slice the chicken' five times) count each time."""
+    gap_ms with at most one other event between (a glance at the phone during a walk). An event that
+    narrates one discrete action ('slice chicken', by `single`) is an occurrence of its own, however close
+    the next: five narrated slices are five times."""
     out: list[list[Event]] = []
     for ev in events:
         last = out[-1][-1] if out else None
-        if last is not None and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms and \
+        alone = single is not None and (single(ev) or (last is not None and single(last)))
+        if last is not None and not alone and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms and \
                 (between is None or between(last, ev) <= 1):
             out[-1].append(ev)
         else:
@@ -159,24 +179,21 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
     phrase = phrases[0]
     found = _of_modality(store, scope, phrase)
     if found is None:
-        found = matcher.matches(phrase)
+        found = matcher.matches(phrase, verb_first=form != "where")
+    act = actions.parse(phrase)
+    if not found and form == "duration" and act.verb is None:
+        return _recorded(store, scope, phrase, stamp)
     if not found:
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    groups = occurrences(found, between=matcher.between)
+    if form == "duration" and act.verb is None:  # a stay ('at the dentist'): its mentions over a while
+        groups = occurrences(found, STAY_GAP_MS)
+    else:
+        groups = occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(
+            e.content, act.verb))
     if form == "count":
-        shown = [g[0] for g in groups[-5:]]  # the latest five, cited in the order the answer gives them
-        times = ", ".join(stamp(e.start_ms, e.source_id) for e in shown)
-        text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({'the last five: ' if len(groups) > 5 else ''}{times})."
-        return Finding(form, text, tuple(shown), f"{phrase}: {len(groups)} occurrences, at {times}")
+        return _count(groups, phrase, stamp)
     if form == "duration":
-        last = groups[-1]
-        took = max(e.end_ms for e in last) - last[0].start_ms
-        total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
-        text = (f"{_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
-                f"{stamp(max(e.end_ms for e in last), last[0].source_id)}"
-                + (f" (the last of {len(groups)} times, {_duration(total)} in all)." if len(groups) > 1 else "."))
-        return Finding(form, text, (last[0],), f"{phrase}: the last time took {_duration(took)}"
-                       + (f"; {len(groups)} times, {_duration(total)} in all" if len(groups) > 1 else ""))
+        return _took(groups, phrase, stamp)
     if form == "first":
         first = groups[0][0]
         when = stamp(first.start_ms, first.source_id)
@@ -184,8 +201,64 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
                        f"{phrase}: first at {when}: {first.content}")
     last = groups[-1][-1]
     when = stamp(last.start_ms, last.source_id)
-    lead = "Last seen" if form == "where" else "Last time"
-    return Finding(form, f"{lead}: {when}: {last.content}", (last,), f"{phrase}: last at {when}: {last.content}")
+    if form == "where":
+        return _where(found, last, phrase, stamp)
+    return Finding(form, f"Last time: {when}: {last.content}", (last,), f"{phrase}: last at {when}: {last.content}")
+
+
+def _count(groups: list[list[Event]], phrase: str, stamp) -> Finding:
+    shown = [g[0] for g in groups[-5:]]  # the latest five, cited in the order the answer gives them
+    times = ", ".join(stamp(e.start_ms, e.source_id) for e in shown)
+    text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({'the last five: ' if len(groups) > 5 else ''}{times})."
+    return Finding("count", text, tuple(shown), f"{phrase}: {len(groups)} occurrences, at {times}")
+
+
+def _took(groups: list[list[Event]], phrase: str, stamp) -> Finding:
+    last = groups[-1]
+    took = max(e.end_ms for e in last) - last[0].start_ms
+    total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
+    more = len(groups) > 1 and _duration(total) != _duration(took)
+    text = (f"{_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
+            f"{stamp(max(e.end_ms for e in last), last[0].source_id)}"
+            + (f" (the last of {len(groups)} times; {_duration(total)} in all)." if more else "."))
+    return Finding("duration", text, (last[0],), f"{phrase}: the last time took {_duration(took)}"
+                   + (f"; {len(groups)} times, {_duration(total)} in all" if len(groups) > 1 else ""))
+
+
+def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
+    """The last event that leaves the thing somewhere named ('put glass into cupboard'), else the last
+    sighting; a later sighting is said beside the placement."""
+    head = actions.parse(f"x {phrase}").head
+    placed = [e for e in found if head and actions.places(e.content, head)]
+    when = stamp(last.start_ms, last.source_id)
+    if not placed:
+        return Finding("where", f"Last seen: {when}: {last.content}", (last,),
+                       f"{phrase}: last seen at {when}: {last.content}")
+    put = placed[-1]
+    put_when = stamp(put.start_ms, put.source_id)
+    later = f" (last seen {when}: {last.content})" if last.id != put.id else ""
+    return Finding("where", f"Last put: {put_when}: {put.content}{later}", (put, last) if later else (put,),
+                   f"{phrase}: last put somewhere at {put_when}: {put.content}{later}")
+
+
+def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:
+    """For a stay the log never names ('in the kitchen'), the time recorded in the question's days, said as
+    such; without a bounded scope, nothing."""
+    spans = [(lo, min(hi, scope.at_ms)) for lo, hi in scope.windows if hi - lo <= 2 * 86_400_000]
+    by_source: dict[int | None, list[Event]] = {}
+    for lo, hi in spans:
+        for ev in store_windows.overlapping(store, lo, hi, None, 20_000):
+            by_source.setdefault(ev.source_id, []).append(ev)
+    if not by_source:
+        return Finding("duration", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
+    parts = sorted((min(e.start_ms for e in evs), max(e.end_ms for e in evs), min(evs, key=lambda e: e.start_ms))
+                   for evs in by_source.values())
+    total = sum(end - start for start, end, _ in parts)
+    first = parts[0][2]
+    text = (f"Nothing in the log names \"{phrase}\"; you recorded {_duration(total)} then, from "
+            f"{stamp(parts[0][0], first.source_id)} to {stamp(parts[-1][1], parts[-1][2].source_id)}.")
+    return Finding("duration", text, (first,), f"no event names {phrase}; recordings of that time: "
+                   f"{_duration(total)} in all")
 
 
 MODALITY_NOUNS = {"note": "note", "notes": "note", "reminder": "tool", "transcript": "speech"}

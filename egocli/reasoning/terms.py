@@ -43,14 +43,21 @@ IRREGULAR = {"took": "take", "taken": "take", "went": "go", "gone": "go", "ate":
              "tore": "tear"}
 """Irregular verb forms mapped to their base form before stemming ('took my pills' ~ 'take a pill')."""
 
-LIGHT = frozenset({"go", "tak", "hav", "mak", "get", "put", "use", "start", "finish", "com", "keep", "do"})
-"""Stems of light verbs, which say little about which events match ('go to the pharmacy')."""
+UNSTEMMED = frozenset({"clothes", "glasses", "scissors", "trousers", "jeans", "pants", "shorts", "tongs", "news"})
+"""Plurals that name another thing than their singular ('glasses' are not a glass, 'clothes' not a cloth)."""
+
+LIGHT = frozenset({"go", "tak", "hav", "mak", "get", "put", "use", "start", "finish", "com", "keep", "do",
+                   "appointment", "visit", "trip"})
+"""Stems of light verbs, which say little about which events match ('go to the pharmacy'), and of nouns that
+only say an occasion ('the GP appointment' is the GP)."""
 
 
 def stem(word: str) -> str:
     """A light English stemmer: plurals, -ing, -ed, a final -e and doubled consonants go, so that
     'added'/'adding'/'add', 'tomatoes'/'tomato', 'chopped'/'chop', 'baked'/'bake' agree."""
     w = IRREGULAR.get(word.lower(), word.lower())
+    if w in UNSTEMMED:
+        return w
     if len(w) > 4 and w.endswith(("ies", "ied")):
         w = w[:-3] + "y"
     elif len(w) > 4 and w.endswith("sses"):

@@ -1,0 +1,191 @@
+"""Actions in questions and events: which verb (folded into everyday classes) acts on which thing.
+
+"When did I get the carafe?" is about getting it, not about setting it down; "how many times did I remove the
+onion?" is about the onion, not about the onion's skin. Terms alone cannot tell these apart; the verb and the head
+of the thing acted on can. The classes are ordinary English equivalents ('slice' ~ 'cut' ~ 'chop'), not a
+benchmark's labels; a verb outside them is its own class.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from egocli.reasoning import terms
+
+_CLASSES = [
+    "take get grab fetch collect pick_up pick obtain board catch",
+    "put place set lay leave drop rest put_down set_down place_down lay_down",
+    "put_away store stash tidy put_back return replace",
+    "put_in insert load",
+    "take_out remove take_off unload extract",
+    "cut slice chop dice carve mince trim halve",
+    "wash rinse clean scrub cleanse",
+    "dry wipe towel",
+    "open unlock unwrap uncover unscrew unzip unseal",
+    "close shut lock cover screw seal zip",
+    "turn_on switch_on start ignite",
+    "turn_off switch_off extinguish",
+    "fill refill fill_up top_up",
+    "pour tip empty drain",
+    "mix stir whisk blend beat combine",
+    "eat consume bite",
+    "drink sip swallow",
+    "speak talk chat tell say discuss call phone ring dial ring_up",
+    "buy purchase",
+    "cook fry boil bake roast grill heat warm simmer",
+    "throw throw_away discard dispose",
+    "move carry transfer bring",
+    "look see check inspect examine watch view",
+    "read browse",
+    "walk stroll",
+    "cycle ride bike",
+    "drive",
+    "peel",
+    "squeeze press",
+]
+CLASS: dict[str, str] = {}
+"""Verb (stemmed, a particle joined with '_') -> its class: the class's first verb."""
+for _line in _CLASSES:
+    _verbs = _line.split()
+    for _v in _verbs:
+        _key = "_".join(terms.stem(p) for p in _v.split("_"))
+        CLASS.setdefault(_key, _verbs[0])
+
+PARTICLES = frozenset({"up", "down", "away", "back", "out", "off", "on", "in"})
+"""Words that make a phrasal verb with the verb before them ('turn on', 'take out')."""
+PREPOSITIONS = frozenset({"in", "into", "inside", "on", "onto", "under", "underneath", "at", "by", "beside",
+                          "behind", "next", "near", "from", "to", "towards", "with", "of", "off", "out",
+                          "for", "over", "through", "back", "across", "between", "and", "then"})
+"""Words that end the phrase naming the thing acted on."""
+PLACING = frozenset({"put", "put_away", "put_in", "move", "pour", "throw"})
+"""Classes of verbs that leave a thing somewhere (their events answer 'where is it')."""
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[,;.:!?()\u2014-]")
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a question's phrase does to what: its verb's class and the head of the thing acted on."""
+
+    verb: str | None
+    """The verb's class ('take' for 'got'); None when the phrase does not start with a verb."""
+    head: str | None
+    """The stemmed head of the thing acted on ('onion' in 'remove the onion'); None when it names none."""
+    word: str | None = None
+    """The verb as said, stemmed ('remov' for 'removed'; its class is 'take_out')."""
+
+
+def _tokens(text: str) -> list[str]:
+    return [t.split("'")[0] for t in _WORD.findall(text.lower())]
+
+
+def _verb_at(tokens: list[str], i: int) -> tuple[str | None, int]:
+    """The class of the verb at tokens[i] (with a particle after it), and how many tokens it takes."""
+    base = terms.stem(tokens[i])
+    if i + 1 < len(tokens) and tokens[i + 1] in PARTICLES:
+        joined = f"{base}_{tokens[i + 1]}"
+        if joined in CLASS:
+            return CLASS[joined], 2
+    return CLASS.get(base), 1
+
+
+def parse(phrase: str) -> Action:
+    """The action of a question's phrase ('got the carafe' -> take, carafe); its first word is its verb
+    unless it is a function word ('at the dentist' names no verb)."""
+    tokens = [t for t in _tokens(phrase) if t not in {",", "."}]
+    if not tokens:
+        return Action(None, None)
+    verb, used, word = None, 0, None
+    if tokens[0] not in terms.STOP and not tokens[0].isdigit():
+        verb, used = _verb_at(tokens, 0)
+        word = terms.stem(tokens[0])
+        verb = verb or word
+    head = None
+    for tok in tokens[used:]:
+        if tok in PREPOSITIONS and head is not None:
+            break
+        if tok not in terms.STOP and tok not in PARTICLES and not tok.isdigit() and len(tok) > 1:
+            head = _term(tok)
+    return Action(verb, head, word)
+
+
+def _term(word: str) -> str:
+    s = terms.stem(word)
+    return terms.SYNONYMS.get(word, terms.SYNONYMS.get(s, s))
+
+
+SENSED = {"speech": "speak", "visual": "look"}
+"""The act an event's modality is itself: a transcript is speaking, a frame is seeing."""
+_CLAUSE = frozenset({",", ";", ".", ":", "and", "then", "i", "we", "you", "he", "she", "they", "\u2014", "-", "("})
+
+
+def verbs_of(text: str, modality: str | None = None) -> set[str]:
+    """The verb classes an event names: words of a verb class that open a clause or are inflected as verbs
+    ('boarding', 'took'; not the 'board' of 'put pan on board'), and the act its modality is."""
+    tokens = _tokens(text)
+    out = {SENSED[modality]} if modality in SENSED else set()
+    for i, tok in enumerate(tokens):
+        if i and tokens[i - 1] not in _CLAUSE and not tok.endswith(("ing", "ed")) and tok not in terms.IRREGULAR:
+            continue
+        verb, _ = _verb_at(tokens, i)
+        if verb is not None:
+            out.add(verb)
+    return out
+
+
+def opens_with_verb(text: str, verb: str | None) -> bool:
+    """Whether a text is a narration of one discrete action of this class ('slice chicken'), not an ongoing
+    description ('walking the dog', 'inside a tram'): its first word is a plain form of the verb."""
+    tokens = _tokens(text)
+    if verb is None or not tokens or tokens[0].endswith("ing"):
+        return False
+    return _verb_at(tokens, 0)[0] == verb
+
+
+def followers(text: str, head: str) -> list[str]:
+    """The content words right after each mention of a head ('onion skin' -> ['skin'])."""
+    tokens = _tokens(text)
+    out = []
+    for i, tok in enumerate(tokens[:-1]):
+        nxt = tokens[i + 1]
+        if _term(tok) == head and nxt not in terms.STOP and nxt not in PREPOSITIONS and nxt.isalpha() \
+                and nxt not in PARTICLES:
+            out.append(_term(nxt))
+    return out
+
+
+def compounds(texts: Iterable[str], head: str) -> set[str]:
+    """Words that follow the head in at least two of the texts: the head is then a modifier of another thing
+    ('olive oil', 'onion skin') in those texts, not the thing itself."""
+    seen = Counter(w for t in texts for w in set(followers(t, head)))
+    return {w for w, n in seen.items() if n >= 2}
+
+
+def names_head(text: str, head: str, compound: set[str]) -> bool:
+    """Whether a text mentions the head as the thing itself, not only as a modifier of a compound."""
+    tokens = _tokens(text)
+    follows = followers(text, head)
+    mentions = sum(1 for t in tokens if _term(t) == head)
+    return mentions > sum(1 for w in follows if w in compound)
+
+
+LOCATIVE = frozenset({"in", "into", "inside", "on", "onto", "under", "underneath", "at", "by", "beside", "behind",
+                      "next", "near", "back"})
+"""Prepositions that name where a thing was left."""
+
+
+def places(text: str, head: str) -> bool:
+    """Whether a text leaves the thing somewhere it names: a verb of placing, the thing, then where
+    ('put glass into cupboard', 'left the umbrella at the noodle bar')."""
+    if not verbs_of(text) & PLACING:
+        return False
+    tokens = _tokens(text)
+    seen = False
+    for i, tok in enumerate(tokens):
+        if _term(tok) == head:
+            seen = True
+        elif seen and tok in LOCATIVE and any(t not in terms.STOP and t.isalpha() for t in tokens[i + 1:i + 4]):
+            return True
+    return False

@@ -1,0 +1,110 @@
+"""Verbs and the things they act on: actions.py's parsing, and open questions over narrated actions (real
+store, real MiniLM) that terms alone answered wrongly: a verb of the same class, a compound that is another
+thing, repeated narrations that are each an action, where a thing was put, a stay the log never names."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.reasoning import actions, asker, terms
+from egocli.store import NewEvent, Store
+from egocli.timeutil import parse_time_ms
+
+from .minilm import indexed
+
+
+def test_a_phrase_is_its_verb_class_and_the_head_of_what_it_acts_on():
+    assert actions.parse("got the carafe") == actions.Action("take", "caraf", "get")
+    assert actions.parse("removed the onion").verb == actions.parse("take out the onion").verb
+    assert actions.parse("sliced the chicken").verb == actions.parse("chop chicken").verb == "cut"
+    assert actions.parse("turned on my kettle").verb == "turn_on" != actions.parse("turn off the kettle").verb
+    assert actions.parse("at the dentist") == actions.Action(None, "dentist", None)
+    assert actions.parse("take my blood pressure pill").head == "medication"  # synonyms folded
+    assert actions.parse("x egg down").head == terms.stem("egg")  # a particle is not the thing
+
+
+def test_verbs_in_events_open_a_clause_or_are_inflected():
+    assert actions.verbs_of("boarding tram 4, standing by the doors") == {"take"}
+    assert "take" not in actions.verbs_of("put pan on board")  # the noun 'board'
+    assert actions.verbs_of("hi Sam, how's the move going?", "speech") >= {"speak"}
+    assert actions.verbs_of("Mum's hallway, hugging Jo goodbye", "visual") >= {"look"}
+
+
+def test_compounds_are_other_things():
+    texts = ["remove onion skin", "remove onion skin", "remove onion", "put olive oil away"]
+    compound = actions.compounds(texts, "onion")
+    assert compound == {"skin"}
+    assert actions.names_head("remove onion", "onion", compound)
+    assert not actions.names_head("remove onion skin", "onion", compound)
+    assert actions.compounds(["tram 4 home", "boarding tram number 4"], "tram") == set()  # once is not a compound
+
+
+def test_discrete_narrations_and_placings():
+    assert actions.opens_with_verb("slice chicken", "cut") and not actions.opens_with_verb("walking the dog", "walk")
+    assert actions.places("put glass into cupboard", "glass")
+    assert not actions.places("move glass", "glass")  # moved, but to nowhere said
+    assert not actions.places("wash glass in sink", "glass")  # no verb of placing
+
+
+AT = parse_time_ms("2026-11-20T19:00:00")
+KITCHEN = [  # (clock, seconds, text): narrated actions, a few seconds each, as annotators write them
+    ("14:15:00", 3, "turn on tap"), ("14:15:05", 3, "get carafe"), ("14:15:09", 4, "pour coffee"),
+    ("14:15:20", 2, "set down carafe"), ("14:15:23", 2, "get cover"),
+    ("14:16:00", 3, "slice chicken"), ("14:16:04", 3, "slice chicken"), ("14:16:10", 3, "slice chicken"),
+    ("14:16:20", 3, "remove onion skin"), ("14:16:25", 3, "remove onion skin"), ("14:16:31", 2, "remove onion"),
+    ("14:16:34", 2, "remove onion"), ("14:16:40", 2, "put glass into cupboard"), ("14:17:00", 2, "move glass"),
+    ("14:17:10", 3, "put olives in fridge"), ("14:17:20", 2, "pick up olive oil"),
+    ("14:17:30", 2, "put away olive oil"), ("14:17:40", 4, "scrub the pan"), ("14:18:00", 4, "cleaning the pan"),
+    ("14:40:00", 2, "wash hands"),
+]
+
+
+@pytest.fixture(scope="module")
+def kitchen() -> tuple[Store, object]:
+    store = Store.open(None)
+    day = "2026-11-20T"
+    store.add_events([NewEvent(parse_time_ms(day + c), parse_time_ms(day + c) + s * 1000, "text", t)
+                      for c, s, t in KITCHEN])
+    return store, indexed(store)
+
+
+def _ask(kitchen, question: str) -> asker.Answer:
+    store, emb = kitchen
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, emb), req)
+
+
+@pytest.mark.slow
+def test_repeated_narrations_are_each_an_action(kitchen):
+    assert _ask(kitchen, "How often did I slice the chicken?").text.startswith("3 times")
+    assert _ask(kitchen, "How many times did I cut the chicken today?").text.startswith("3 times")
+    assert _ask(kitchen, "Count how many times I removed the onion.").text.startswith("2 times")
+
+
+@pytest.mark.slow
+def test_after_getting_a_thing_is_after_getting_it_not_after_setting_it_down(kitchen):
+    ans = _ask(kitchen, "What did I do after I got the carafe?")
+    assert "pour coffee" in ans.text and ans.citations[0].content == "pour coffee"
+
+
+@pytest.mark.slow
+def test_where_is_the_last_placing_not_the_last_mention(kitchen):
+    ans = _ask(kitchen, "Where did I leave the glass?")
+    assert ans.text.startswith("Last put:") and ans.citations[0].content == "put glass into cupboard"
+    assert "move glass" in ans.text  # the later sighting is said too
+    ans = _ask(kitchen, "Where did I put the olives?")  # not the olive oil
+    assert ans.citations[0].content == "put olives in fridge"
+
+
+@pytest.mark.slow
+def test_the_very_verb_before_one_of_its_class(kitchen):
+    ans = _ask(kitchen, "When did I last scrub the pan?")
+    assert ans.citations[0].content == "scrub the pan"
+
+
+@pytest.mark.slow
+def test_a_stay_the_log_never_names_is_the_time_recorded(kitchen):
+    ans = _ask(kitchen, "How long was I in the kitchen today?")
+    assert ans.text.startswith('Nothing in the log names "in the kitchen"; you recorded 25 min 2 s')
+    ans = _ask(kitchen, "How long was I in the kitchen?")  # no day: nothing to measure
+    assert ans.text.startswith("Nothing in the log about")
