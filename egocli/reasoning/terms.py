@@ -15,7 +15,7 @@ STOP = frozenset(
     "whom why will with would you your yours yourself which these each any all both few more most "
     "many much times time last first next ago today yesterday tonight morning afternoon evening night week "
     "video participant person user log please tell know did does something anything happen happened "
-    "one two three four five six seven eight nine ten also just about around again still ever monday tuesday "
+    "also just about around again still ever monday tuesday "
     "wednesday thursday friday saturday sunday earlier later recently lately total".split())
 """Words that carry no content for matching (function words, question words, time words)."""
 
@@ -52,6 +52,12 @@ LIGHT = frozenset({"go", "tak", "hav", "mak", "get", "put", "use", "start", "fin
 only say an occasion ('the GP appointment' is the GP)."""
 
 
+NUMBERS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+"""Number words folded to digits, so that 'level four, bay 47' and 'level 4 bay 47' agree."""
+
+
 def stem(word: str) -> str:
     """A light English stemmer: plurals, -ing, -ed, a final -e and doubled consonants go, so that
     'added'/'adding'/'add', 'tomatoes'/'tomato', 'chopped'/'chop', 'baked'/'bake' agree."""
@@ -86,7 +92,10 @@ def stem_all(text: str) -> list[str]:
     """Every content term of a text, repeats kept (for counting)."""
     out = []
     for w in words(text):
-        if w in STOP or len(w) < 2 or w.isdigit():
+        if w.isdigit() or w in NUMBERS:  # numbers are terms: which bay, which floor, how many
+            out.append(str(int(w)) if w.isdigit() and len(w) < 6 else NUMBERS.get(w, w))
+            continue
+        if w in STOP or len(w) < 2:
             continue
         s = stem(w)
         out.append(SYNONYMS.get(w, SYNONYMS.get(s, s)))

@@ -108,3 +108,19 @@ def test_a_stay_the_log_never_names_is_the_time_recorded(kitchen):
     assert ans.text.startswith('Nothing in the log names "in the kitchen"; you recorded 25 min 2 s')
     ans = _ask(kitchen, "How long was I in the kitchen?")  # no day: nothing to measure
     assert ans.text.startswith("Nothing in the log about")
+
+
+def test_numbers_are_terms_whether_written_in_words_or_digits():
+    assert terms.terms("level four, bay 47") == terms.terms("Level 4 bay 047") == ["level", "4", "bay", "47"]
+
+
+@pytest.mark.slow
+def test_options_that_differ_only_in_numbers(kitchen):
+    store, emb = kitchen
+    at = parse_time_ms("2026-11-20T18:00:00")
+    store.add_events([NewEvent(at - 3_600_000, at - 3_600_000 + 4000, "speech", "parked on level four, bay 47")])
+    emb = indexed(store)
+    req = asker.AskRequest("Where did I park the car?", ("level 2 bay 14", "level 4 bay 47", "level 4 bay 12"),
+                           at_ms=at, hcc=False, llm=False)
+    ans = asker.answer(None, asker.assemble(store, req, emb), req)
+    assert ans.letter == "B"
