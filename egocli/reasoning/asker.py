@@ -31,7 +31,7 @@ def scope_of(store: Store, req: AskRequest) -> Scope:
                          "fit the model's context beside the log")
     if req.choices and len(req.choices) > 5:
         raise UsageError("at most 5 choices (A-E)")
-    if store.count() == 0:
+    if store.size_hint() == 0:
         raise InputError("the event log is empty: import or ingest something first")
     if req.baseline is not None and req.baseline not in BASELINES:
         raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")

@@ -77,11 +77,17 @@ class Pool:
         self._stacked: tuple[list[int], np.ndarray] | None = None
         self._text_vecs: dict[str, np.ndarray] = {}
         self._rarity: dict[str, float] = {}
+        self._total: int | None = None
 
     def query(self, text: str, weights: Mapping[str, float] | None = None) -> Query:
         """A Query for a text (embedded once per text)."""
         clean = strip_tags(text)
         return Query(clean, tuple(terms.terms(clean)), self.embed([clean])[0] if self.embedder else None, weights)
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Embed the texts later queried (question, options) in one batch instead of one call each."""
+        if self.embedder is not None:
+            self.embed([strip_tags(t) for t in texts if t])
 
     def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Embeddings of texts, cached."""
@@ -127,6 +133,17 @@ class Pool:
             return None
         found = self._scope_vectors().get(ev.id)
         return found if found is not None else self.embed([ev.content])[0]
+
+    def _fetch(self, events: Sequence[Event]) -> None:
+        """Make vec_of cheap for these events: stored vectors of those beyond the scope's matrix read by id
+        in one query (a big scope keeps only its newest vectors), the texts of the rest embedded in one batch."""
+        if self.embedder is None:
+            return
+        have = self._scope_vectors()
+        todo = [e.id for e in events if e.id not in have]
+        if todo:
+            have.update(vectors.of_events(self.store, self.embedder.name, self.embedder.dim, todo))
+        self.embed([e.content for e in events if e.id not in have])
 
     def salient(self, events: Sequence[Event]) -> dict[int, set[str]]:
         """Per event, the terms it names more often than most of the given events do. Words every event
@@ -195,12 +212,15 @@ class Pool:
                             found[ids[row]] = self.store.get_event(ids[row])
                         except NotFound:
                             continue
+        self._fetch(list(found.values()))
         return list(found.values())
 
     def rarity(self, text: str) -> dict[str, float]:
         """Weights for a text's terms by how rare their words are in the whole log (inverse document
         frequency, counted by FTS on the word as written, which stems it its own way)."""
-        total = max(self.store.count(), 1)
+        if self._total is None:
+            self._total = max(self.store.size_hint(), 1)  # the order of magnitude is what counts
+        total = self._total
         out: dict[str, float] = {}
         for word in terms.words(strip_tags(text)):
             term = (terms.terms(word) or [None])[0]

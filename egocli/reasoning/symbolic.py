@@ -239,6 +239,7 @@ def _exists(pool: Pool, parsed: list[Option], question: str = "") -> list[Option
     """Options by how much of them the scope holds (rare words weigh more), and by their best match, which
     counts more when the same event also bears on the question ('who told me the deadline moved?': the
     person named beside the deadline, not any person in the log)."""
+    pool.prepare([question, *(o.text for o in parsed if o.kind != opts.NONE)])
     q = pool.query(question) if question else None
     out = []
     for o in parsed:

@@ -327,6 +327,11 @@ class Store:
             raise StoreError(f"search failed: {ex}") from ex
         return [(Event.from_row(r), r["score"], r["snip"]) for r in rows]
 
+    def size_hint(self) -> int:
+        """An upper bound on how many events there are (the highest id: instant, where count(*) reads the
+        whole table); 0 for an empty log."""
+        return self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+
     def count(self, flt: EventFilter = EventFilter()) -> int:
         """How many events match a filter."""
         where, params = flt.where()

@@ -83,6 +83,19 @@ def in_range(store: Store, model: str, dim: int, since_ms: int | None, until_ms:
     return [r[0] for r in rows], dequantise([r[1] for r in rows], dim)
 
 
+def of_events(store: Store, model: str, dim: int, ids: Sequence[int]) -> dict[int, np.ndarray]:
+    """The stored vectors of these events (those that have one), by event id."""
+    out: dict[int, np.ndarray] = {}
+    ids = list(dict.fromkeys(ids))
+    for at in range(0, len(ids), 500):
+        chunk = ids[at:at + 500]
+        rows = store.conn.execute(f"SELECT event_id, vec FROM event_vectors INDEXED BY event_vectors_event"
+                                  f" WHERE model = ? AND event_id IN "
+                                  f"({','.join('?' * len(chunk))})", [model, *chunk]).fetchall()
+        out.update(zip((r[0] for r in rows), dequantise([r[1] for r in rows], dim)))
+    return out
+
+
 def count(store: Store, model: str | None = None) -> int:
     """How many stored vectors (of one model, or all)."""
     if model is None:
