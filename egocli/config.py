@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import ConfigError
+from egocli.errors import ConfigError, UsageError
 
 ROLES = ("llm", "summarizer", "embedder", "asr", "labeler", "ocr", "tts", "narrator")
 
@@ -81,6 +81,8 @@ def load_settings(db: str | Path | None = None, home: str | Path | None = None,
             model_cfg[role] = env
     model_cfg.update({k: v for k, v in (models or {}).items() if v})
     if db is not None:
+        if not str(db).strip():  # Path("") is ".", the current folder: refuse before it becomes one
+            raise UsageError("--db is empty: give the path of a log file")
         db_path = Path(db).expanduser()
     elif os.environ.get("EGOCLI_DB"):
         db_path = Path(os.environ["EGOCLI_DB"]).expanduser()

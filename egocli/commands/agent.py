@@ -12,7 +12,7 @@ from egocli import ui
 def agent(ctx: typer.Context,
           janus: str = typer.Option(None, "--janus", help="Janus WebSocket API address (ws://host:8188)."),
           room: int = typer.Option(..., "--room", help="VideoRoom room id: the wearer's room."),
-          db: Path = typer.Option(None, "--db", help="The wearer's event log (or from --rooms)."),
+          db: str = typer.Option(None, "--db", help="The wearer's event log (or from --rooms)."),
           rooms: Path = typer.Option(None, "--rooms", help="rooms.toml: room -> log (and Janus address)."),
           token: str = typer.Option(None, "--token", envvar="EGOCLI_JANUS_TOKEN", help="Janus auth token."),
           api_secret: str = typer.Option(None, "--api-secret", envvar="EGOCLI_JANUS_SECRET",
@@ -43,9 +43,9 @@ def agent(ctx: typer.Context,
         entry = read_rooms(rooms).get(room)
         if entry is None:
             raise UsageError(f"room {room} is not in {rooms}")
-        db, janus = db or entry.db, janus or entry.janus
+        db, janus = entry.db if db is None else db, janus or entry.janus
     obj = ctx.find_root().obj or {}
-    db = db or obj.get("db")
+    db = obj.get("db") if db is None else db  # an empty --db is refused by load_settings, never replaced
     if not janus or db is None:
         raise UsageError("give --janus and --db (or --rooms with the room's entry)")
     if not janus.startswith(("ws://", "wss://")):

@@ -9,10 +9,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from egocli.store.db import EventFilter, Store, fts_query
+    from egocli.store.db import EventFilter, Store
+    from egocli.store.ftsquery import fts_query
     from egocli.store.records import Event, NewEvent, Source
 
-_WHERE = {"EventFilter": "db", "Store": "db", "fts_query": "db",
+_WHERE = {"EventFilter": "db", "Store": "db", "fts_query": "ftsquery",
           "Event": "records", "NewEvent": "records", "Source": "records"}
 __all__ = sorted(_WHERE)
 

@@ -16,11 +16,12 @@ from sqlite_utils import Database
 from egocli.errors import InputError, NotFound, StoreError
 from egocli.store import files
 from egocli.store.connect import connect, db_errors, refuse_newer, refuse_pending
+from egocli.store.ftsquery import MAX_SEARCH_WORDS, fts_query  # noqa: F401 - re-exported
 from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, check_event, clean_text
 from egocli.store.schema import known_names, migrations
 from egocli.store.cleanup import drop_emptied_sources
 from egocli.timeutil import now_ms
-from egocli.words import STOPWORDS  # fts_query drops them
+from egocli.words import STOPWORDS  # noqa: F401 - re-exported (assistant.window)
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
                "e.media_offset_ms, e.meta, s.name AS source_name")
@@ -383,23 +384,6 @@ class Store:
             "sources": len(self.sources()), "db_bytes": size,
             "schema_version": self.schema_version(), "path": str(self.path or ":memory:"),
         }
-
-
-def fts_query(text: str) -> str:
-    """Turn free text into a safe FTS5 query: each word quoted, OR-ed for recall, stop words dropped.
-
-    Text that already uses FTS5 syntax (quotes, AND/OR/NOT, NEAR, a trailing *)
-    is passed through unchanged."""
-    stripped = clean_text(text).strip()
-    if not stripped:
-        raise StoreError("empty search")
-    if any(tok in stripped for tok in ('"', " AND ", " OR ", " NOT ", "NEAR(")) or stripped.endswith("*"):
-        return stripped
-    words = [w for w in "".join(c if c.isalnum() or c in "'-" else " " for c in stripped).split() if w]
-    if not words:
-        raise StoreError(f"nothing to search for in {text!r}")
-    words = [w for w in words if w.lower() not in STOPWORDS] or words
-    return " OR ".join('"' + w.replace('"', '') + '"' for w in words)
 
 
 def _row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:

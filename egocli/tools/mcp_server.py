@@ -2,7 +2,8 @@
 
 Only the MCP allowlist is listed and callable; tools that change data are neither listed nor
 callable unless the user started the server with writes enabled (their own pre-approval).
-Arguments are validated strictly (no coercion) and every call becomes a `tool` event.
+Arguments are validated strictly (no coercion). Calls to tools that change data become `tool`
+events (their audit, arguments capped); read-only calls write nothing to the log.
 """
 
 from __future__ import annotations

@@ -186,26 +186,31 @@ class Orchestrator:
         return Outcome(_status(steps), compose_reply(steps), steps)
 
 
-def execute(ctx: ToolContext, tool: Tool, args: dict[str, Any], step: Step, request: str | None) -> bool:
-    """Run one validated call, filling in and recording the step; False when it failed."""
+def execute(ctx: ToolContext, tool: Tool, args: dict[str, Any], step: Step, request: str | None,
+            audited: bool = True) -> bool:
+    """Run one validated call, filling in (and unless audited is False, recording) the step; False when it failed."""
     try:
         result = tool.func(ctx, **args)
     except EgoError as ex:
-        finish(ctx, step, "error", request, error=str(ex))
+        finish(ctx, step, "error", request, error=str(ex), audited=audited)
         return False
     except Exception as ex:  # a tool bug must not take the session down; it is logged and reported
         log.debug("tool %s crashed", tool.name, exc_info=True)
-        finish(ctx, step, "error", request, error=f"{type(ex).__name__}: {ex}")
+        finish(ctx, step, "error", request, error=f"{type(ex).__name__}: {ex}", audited=audited)
         return False
     step.summary, step.data = result.summary, result.data
-    finish(ctx, step, "ok", request)
+    finish(ctx, step, "ok", request, audited=audited)
     return True
 
 
-def finish(ctx: ToolContext, step: Step, status: str, request: str | None, error: str | None = None) -> None:
-    """Set a step's final status and record it."""
+def finish(ctx: ToolContext, step: Step, status: str, request: str | None, error: str | None = None,
+           audited: bool = True) -> None:
+    """Set a step's final status and record it (unless audited is False)."""
     step.status, step.error = status, error
-    record(ctx, step, request)
+    if audited:
+        record(ctx, step, request)
+    else:
+        log.debug("tool %.80s (not audited): %s %.200s", step.tool, status, error or "")
 
 
 def record(ctx: ToolContext, step: Step, request: str | None) -> None:
@@ -217,18 +222,22 @@ def record(ctx: ToolContext, step: Step, request: str | None) -> None:
 
 def call_tool(ctx: ToolContext, name: Any, args: Any, writes: bool = False,
               registry: ToolRegistry = REGISTRY) -> Step:
-    """One direct call (MCP): allowlist, strict validation, execution and audit, no model involved.
+    """One direct call (MCP): allowlist, strict validation and execution, no model involved.
 
-    Side-effecting tools run only when `writes` is True: the user's own pre-approval (a flag)."""
+    Side-effecting tools run only when `writes` is True: the user's own pre-approval (a flag).
+    Only calls to such tools become `tool` events, whether they ran or were refused; a read-only
+    call (or one naming no tool) leaves the log as it was, so a client's searches never grow it."""
+    known = registry.tools.get(name) if isinstance(name, str) else None
+    audited = known is not None and known.side_effects
     try:
         tool = registry.resolve(name, ctx.context, writes)
         valid = validate(tool, args if args is not None else {})
     except ToolArgumentError as ex:
-        step = Step(str(name), args, "rejected", error=str(ex))
-        record(ctx, step, None)
+        step = Step(str(name), args, "pending")
+        finish(ctx, step, "rejected", None, error=str(ex), audited=audited)
         return step
     step = Step(tool.name, valid, "pending", confirmed=True if tool.side_effects else None)
-    execute(ctx, tool, valid, step, None)
+    execute(ctx, tool, valid, step, None, audited=audited)
     return step
 
 

@@ -7,7 +7,8 @@ deeply nested JSONL each aborted the whole batch with an "unexpected ..." error 
 line (earlier files committed without vectors, later ones skipped); `00:61:99` was reported as
 "ends before it starts"; SRT cues without a blank line between them merged into one; a null
 modality was stored as "None"; two parallel imports of one file failed with "UNIQUE constraint
-failed" or stored it twice."""
+failed" or stored it twice; `--db ""` became the current folder ("`.`: is a folder") and
+`agent --db ""` started on it."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+EMPTY_DB = "--db is empty: give the path of a log file"
 GOOD = "1\n00:00:01,000 --> 00:00:02,000\n{0} one\n\n2\n00:00:03,000 --> 00:00:04,000\n{0} two\n"
 BAD = {
     "inf.csv": ("start,end,text\n0,1,fine\ninf,inf,x\n", 3),
@@ -135,3 +137,15 @@ def test_reading_a_missing_log_creates_nothing_and_odd_paths_are_clear(run, tmp_
         res = run("log", "add", "x", db=bad)
         assert res.returncode == 2 and res.stderr.startswith("Error: "), res.stderr
         assert "unexpected" not in res.stderr
+
+
+def test_an_empty_db_is_a_usage_error_on_every_command(run, env):
+    home = Path(env["EGOCLI_HOME"])
+    for db, args in (("", ["stats"]), (" ", ["log", "list"]), ("", ["log", "add", "x"]), ("", ["ask", "hi"]),
+                     ("", ["import", "a.srt"]), ("", ["mcp"]), ("", ["serve", "--port", "0"]),
+                     ("", ["agent", "--janus", "ws://127.0.0.1:9", "--room", "1"])):
+        res = run(*args, db=db)
+        assert (res.returncode, res.stdout, res.stderr) == (2, "", f"Error: {EMPTY_DB}\n"), (args, res.stderr)
+    after = run("stats", "--db", "")  # the flag given after the command, as help allows
+    assert (after.returncode, after.stderr) == (2, f"Error: {EMPTY_DB}\n")
+    assert not list(home.glob("**/*.db")), "nothing was opened or created in the default place"
