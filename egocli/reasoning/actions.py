@@ -75,6 +75,9 @@ class Action:
     """The stemmed head of the thing acted on ('onion' in 'remove the onion'); None when it names none."""
     word: str | None = None
     """The verb as said, stemmed ('remov' for 'removed'; its class is 'take_out')."""
+    particle: str | None = None
+    """A particle right after the verb, part of it ('down' in 'turn down the hob'); one after the thing
+    ('get my umbrella back') is not."""
 
 
 def _tokens(text: str) -> list[str]:
@@ -97,18 +100,20 @@ def parse(phrase: str) -> Action:
     tokens = [t for t in _tokens(phrase) if t not in {",", "."}]
     if not tokens:
         return Action(None, None)
-    verb, used, word = None, 0, None
+    verb, used, word, particle = None, 0, None, None
     if tokens[0] not in terms.STOP and not tokens[0].isdigit():
         verb, used = _verb_at(tokens, 0)
         word = terms.stem(tokens[0])
         verb = verb or word
+        particle = tokens[1] if len(tokens) > 1 and tokens[1] in PARTICLES else None
+        used = max(used, 2 if particle else 1)
     head = None
     for tok in tokens[used:]:
         if tok in PREPOSITIONS and head is not None:
             break
         if tok not in terms.STOP and tok not in PARTICLES and not tok.isdigit() and len(tok) > 1:
             head = _term(tok)
-    return Action(verb, head, word)
+    return Action(verb, head, word, particle)
 
 
 def _term(word: str) -> str:

@@ -93,6 +93,9 @@ class Matcher:
     def __init__(self, store: Store, scope: Scope, embedder: Embedder | None) -> None:
         self.pool = Pool(store, scope, embedder)
         self.scope = scope
+        self.related: set[int] = set()
+        """Events of the last phrase matched that name all its words, in whatever tier ('car parked level 2'
+        goes on with 'parked at the furniture store': not what came after it)."""
 
     def matches(self, phrase: str, verb_first: bool = True) -> list[Event]:
         """Events about the phrase, before the moment of asking, in time order (only the strongest tier
@@ -104,6 +107,7 @@ class Matcher:
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         tiered = [(self._about(q, e, act, compound), e) for e in found]
+        self.related = {e.id for tier, e in tiered if tier >= 2}
         best = max((tier for tier, _ in tiered), default=0)
         return sorted((e for tier, e in tiered if tier and tier == best), key=lambda e: (e.start_ms, e.id))
 
@@ -120,9 +124,10 @@ class Matcher:
         own = set(self.pool.terms_of(ev))
         heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
         plain = terms.recall(heavy, own)
-        literal = act.word is not None and act.word in own
+        literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own)
         # the things acted on, less words the verb already says ('ride my bike' is cycling)
         things = [t for t in q.terms if t != act.word and t not in terms.LIGHT
+                  and (t not in actions.PARTICLES or t == act.particle)
                   and (act.verb is None or actions.CLASS.get(t) != act.verb)]
         if (things or act.verb) and (not things or terms.recall(things, own) >= 0.99) and \
                 (act.verb is None or literal or act.verb in actions.verbs_of(ev.content, ev.modality)):
@@ -303,7 +308,7 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
     if not found:
         return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
     group = occurrences(found, between=matcher.between)[-1]
-    about = {e.id for e in found}
+    about = {e.id for e in found} | matcher.related
     if relation == "after":
         end = max(e.end_ms for e in group)
         near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)

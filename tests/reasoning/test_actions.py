@@ -21,6 +21,8 @@ def test_a_phrase_is_its_verb_class_and_the_head_of_what_it_acts_on():
     assert actions.parse("at the dentist") == actions.Action(None, "dentist", None)
     assert actions.parse("take my blood pressure pill").head == "medication"  # synonyms folded
     assert actions.parse("x egg down").head == terms.stem("egg")  # a particle is not the thing
+    assert actions.parse("turned down the hob").particle == "down"  # right after the verb: part of it
+    assert actions.parse("get my umbrella back") == actions.Action("take", "umbrella", "get", None)
 
 
 def test_verbs_in_events_open_a_clause_or_are_inflected():
@@ -55,7 +57,7 @@ KITCHEN = [  # (clock, seconds, text): narrated actions, a few seconds each, as 
     ("14:16:34", 2, "remove onion"), ("14:16:40", 2, "put glass into cupboard"), ("14:17:00", 2, "move glass"),
     ("14:17:10", 3, "put olives in fridge"), ("14:17:20", 2, "pick up olive oil"),
     ("14:17:30", 2, "put away olive oil"), ("14:17:40", 4, "scrub the pan"), ("14:18:00", 4, "cleaning the pan"),
-    ("14:40:00", 2, "wash hands"),
+    ("14:19:00", 2, "put lid on olive oil"), ("14:40:00", 2, "wash hands"),
 ]
 
 
@@ -100,6 +102,8 @@ def test_where_is_the_last_placing_not_the_last_mention(kitchen):
 def test_the_very_verb_before_one_of_its_class(kitchen):
     ans = _ask(kitchen, "When did I last scrub the pan?")
     assert ans.citations[0].content == "scrub the pan"
+    ans = _ask(kitchen, "When did I last put away the olive oil?")  # 'put away', not any 'put'
+    assert ans.citations[0].content == "put away olive oil"
 
 
 @pytest.mark.slow
