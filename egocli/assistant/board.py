@@ -11,6 +11,8 @@ from egocli.perception.image import Frame, to_bgr
 def analyse_frame(services: LiveServices, frame: Frame) -> dict[str, Any]:
     """Analyse the chess board in a camera frame (answer thread): the result's JSON form."""
     from egocli.chess.analyse import ChessOptions, analyse_image
+    from egocli.chess.calibrate import active_model
 
-    result = analyse_image(to_bgr(frame), ChessOptions(seconds=0.3), services.llm)
+    model = active_model(services.settings.home)  # the user's calibration, as `egocli chess --model auto`
+    result = analyse_image(to_bgr(frame), ChessOptions(seconds=0.3, model=model), services.llm)
     return result.to_json()

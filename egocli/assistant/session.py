@@ -381,7 +381,9 @@ class LiveSession:
             result = await self.services.run("answer", analyse_frame, self.services, self._frame)
         except Exception as ex:  # the co-pilot's own failures must not end the session
             log.warning("session %s: chess failed: %s", self.id, ex)
-            await self.send(error("chess", f"{type(ex).__name__}: {ex}"[:300], ref))
+            seen = getattr(getattr(ex, "analysis", None), "fen_seen", None)  # a board read but not analysable
+            await self.send({**error("chess", f"{type(ex).__name__}: {ex}"[:300], ref),
+                             **({"fen_seen": seen} if seen else {})})
             return
         await self.send({"type": "chess_result", "id": ref, **result})
 

@@ -78,6 +78,7 @@ class PositionTracker:
         self.buffer = VoteBuffer(options.frames, options.tau)
         self.turn, self.view, self.model = options.turn, options.view, options.model
         self.location: BoardLocation | None = None
+        self.held = 0
         self.turns: int | None = None
         self.board = None
         self.placement: str | None = None
@@ -98,13 +99,19 @@ class PositionTracker:
         """Process one frame; True if a board was located in it."""
         from egocli.chess.recognise import classify_located
 
-        found = True
         try:
-            self.location = locate_board(frame)
+            located = locate_board(frame)
         except NoBoardError:
-            found = False
+            located = None
+        # a board one square off the tracked one: the camera did not move, the search picked a wrong window
+        # (a hand or a piece over the edge); held HOLD_FRAMES times in a row, it is the tracked one that was off
+        off = located is not None and self.location is not None and square_off(self.location, located)
+        self.held = self.held + 1 if off else 0
+        if located is not None and (not off or self.held > HOLD_FRAMES):
+            self.location, self.held = located, 0
         if self.location is None:
             return False
+        found = located is not None
         view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
         seen = classify_located(frame, self.location, view, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
@@ -189,6 +196,25 @@ class PositionTracker:
         return Analysis(fen=None, fen_seen=f"{self.placement} {side[0]} - - 0 1", turn=side,
                         turn_source="given" if self.turn else "assumed",
                         error=f"the position cannot be analysed: {why}")
+
+
+HOLD_FRAMES = 10
+"""Sampled frames in a row (2 s at 5 a second) a one-square shift of the board must last to be taken."""
+SHIFT_TOLERANCE = 0.35
+"""Squares by which a board's corners may differ from a one-square shift of the tracked board's lattice (a hand
+over a corner moves it by up to 0.3 in the Scholar's Mate video)."""
+
+
+def square_off(tracked: BoardLocation, found: BoardLocation) -> bool:
+    """True when the board found is the tracked board's lattice moved by one square along a side: a hand or a
+    piece over the edge made the search pick a window a square off, while the board stayed where it was."""
+    corners = np.c_[found.corners.astype(np.float64), np.ones(4)] @ np.linalg.inv(tracked.homography).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lattice = corners[:, :2] / corners[:, 2:3]
+    offsets = lattice - np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64)
+    shift = np.round(offsets.mean(axis=0))
+    return bool(np.isfinite(offsets).all() and np.abs(shift).sum() == 1
+                and np.abs(offsets - shift).max() <= SHIFT_TOLERANCE)
 
 
 def likely_move(board, probs: np.ndarray):  # noqa: ANN001, ANN201

@@ -181,18 +181,22 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
         frame: an image path, or "latest" for the last camera frame
     """
     from egocli.chess.analyse import ChessOptions, analyse, analyse_image
+    from egocli.chess.analyse import UnreadablePosition as Unreadable
 
     if not fen.strip() and not frame.strip():
         raise ToolError("give a FEN or a frame")
-    options = ChessOptions(multipv=3, seconds=0.3)
-    if not fen.strip() and frame.strip().lower() == "latest" and ctx.camera is not None:
-        image = ctx.camera()  # a live session: the frame the camera sees now
-        if image is None:
-            raise ToolError("no camera frame yet")
-        result = analyse_image(image, options)
-    else:
-        source = _frame_path(ctx, frame) if frame.strip() else None
-        result = analyse(source, fen.strip() or None, options, coach_model=None)
+    options = ChessOptions(multipv=3, seconds=0.3, model=_chess_model(ctx))
+    try:
+        if not fen.strip() and frame.strip().lower() == "latest" and ctx.camera is not None:
+            image = ctx.camera()  # a live session: the frame the camera sees now
+            if image is None:
+                raise ToolError("no camera frame yet")
+            result = analyse_image(image, options)
+        else:
+            source = _frame_path(ctx, frame) if frame.strip() else None
+            result = analyse(source, fen.strip() or None, options, coach_model=None)
+    except Unreadable as ex:  # never hide what was seen
+        raise ToolError(f"{ex} (seen: {ex.analysis.fen_seen})") from None
     data = result.to_json()
     if getattr(result, "status", ""):
         return ToolResult(data, f"The game is over: {result.status}.")
@@ -201,6 +205,15 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
         return ToolResult(data, "The engine found no move.")
     best = lines[0]
     return ToolResult(data, f"Best move: {best.san[0]} (expected score {100 * best.expected:.0f}%).")
+
+
+def _chess_model(ctx: ToolContext) -> Path | None:
+    """The user's calibrated square classifier if there is one (as `egocli chess --model auto`), else None."""
+    if ctx.settings is None:
+        return None
+    from egocli.chess.calibrate import active_model
+
+    return active_model(ctx.settings.home)
 
 
 def _frame_path(ctx: ToolContext, frame: str) -> str:
