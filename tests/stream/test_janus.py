@@ -283,3 +283,9 @@ def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
     assert first.strip() and second.strip()
     sources = _sources(db)
     assert len(sources) == 2 and all(s.status == "done" for s in sources)
+
+
+def test_serve_refuses_a_janus_address_that_is_not_a_websocket(tmp_path):
+    result = _egocli("--db", "x.db", "serve", "--janus", "http://janus.example:8188", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.startswith("Error: --janus: not a Janus WebSocket"), result.stderr
+    assert not (tmp_path / "x.db").exists()

@@ -1,0 +1,111 @@
+"""The playground page through Janus: headless Chromium publishes a real WAV and video into a
+VideoRoom, the room's `egocli agent` (console script, fake models) hears it and answers a typed
+question over the data channel and as audio; `egocli serve` only serves the page."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from egocli.store import EventFilter, Store
+from tests import console
+from tests.serving import FAKES
+from tests.stream.test_browser import _driver, _poll, write_wav, write_y4m
+from tests.stream.test_browser import pytestmark as BROWSER
+from tests.stream.test_janus import ROOMS, janus  # noqa: F401  # the Janus fixture
+
+pytestmark = BROWSER  # slow; skipped without Debian's chromium and chromium-driver
+FAKE_HEARD = "this is a fake transcript"  # what the fake ASR hears in any speech (egocli.models.fake)
+
+
+def _agent(url: str, db: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
+    """`egocli agent` for the first room, fake models, stderr kept in a file."""
+    env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"),
+           **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
+    with (tmp_path / "agent.log").open("wb") as log:
+        return subprocess.Popen([console.egocli(), "agent", "--janus", url, "--room", str(ROOMS[0]),
+                                 "--db", str(db)], cwd=tmp_path, env=env, stderr=log)
+
+
+def _stop(agent: subprocess.Popen[bytes], tmp_path: Path) -> str:
+    """SIGTERM the agent (it finishes the session) and return what it logged."""
+    if agent.poll() is None:
+        agent.send_signal(signal.SIGTERM)
+        try:
+            agent.wait(90)
+        except subprocess.TimeoutExpired:
+            agent.kill()
+            agent.wait()
+    return (tmp_path / "agent.log").read_text(errors="replace")
+
+
+def _log(db: Path) -> tuple[list[Any], list[Any]]:
+    store = Store.open(db)
+    try:
+        return store.sources(), list(store.events(EventFilter(modalities=("speech",))))
+    finally:
+        store.close()
+
+
+def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, live_server, jfk,  # noqa: F811
+                                                                          video_frames, tmp_path):
+    server = live_server(ice_loopback=False, janus=(janus.url,))  # serves the page; its assistant hears nothing
+    db = tmp_path / "ana.db"
+    agent = _agent(janus.url, db, tmp_path)
+    driver = _driver(tmp_path, write_wav(tmp_path / "mic.wav", jfk), write_y4m(tmp_path / "cam.y4m", video_frames, 5))
+    try:
+        driver.get(f"{server.url}/?autostart=1&raw=1&janus={janus.url}&room={ROOMS[0]}&display=ana")
+        welcomed = _poll(driver, "return egocli.session", 90)
+        heard = _poll(driver, "return egocli.transcripts.map(t => t.text).join(' ')", 60)
+        driver.find_element("id", "question").send_keys("What did I just hear?")
+        driver.find_element("id", "askbtn").click()
+        answer = _poll(driver, "return egocli.answers.length && egocli.answers[0].text", 60)
+        energy = _poll(driver, "return egocli.receivedAudioEnergy()", 20)
+        status = driver.execute_script("return egocli.status")
+        driver.execute_script("document.getElementById('hangup').click()")
+    finally:
+        driver.quit()
+        agent_log = _stop(agent, tmp_path)
+    assert welcomed and "streaming" in status, status
+    assert FAKE_HEARD in heard, agent_log[-3000:]
+    assert answer.strip()
+    assert energy > 0, "no answer audio reached the page through Janus"
+    assert agent.returncode == 0, agent_log[-3000:]
+    (source,), speech = _log(db)
+    assert source.meta["transport"] == "janus" and "(ana)" in source.meta["peer"], source.meta
+    assert FAKE_HEARD in [e.content for e in speech]
+    server.stop()
+    assert server.sources() == [], "the page's media went to serve instead of the room's agent"
+
+
+def test_the_page_keeps_connecting_directly_without_janus(live_server, jfk, video_frames, tmp_path):
+    server = live_server(token="page-token")
+    driver = _driver(tmp_path, write_wav(tmp_path / "mic.wav", jfk), write_y4m(tmp_path / "cam.y4m", video_frames, 5))
+    try:
+        driver.get(f"{server.url}/?autostart=1&raw=1&token=page-token")
+        _poll(driver, "return egocli.session", 60)
+        heard = _poll(driver, "return egocli.transcripts.map(t => t.text).join(' ')", 60)
+        address = driver.execute_script("return location.search")
+    finally:
+        driver.quit()
+    assert FAKE_HEARD in heard
+    assert "token" not in address, "the token stayed in the address bar"
+    server.stop()
+    assert server.sources()[0].meta["transport"] == "webrtc"
+
+
+def test_the_page_reaches_no_janus_the_server_did_not_name(janus, live_server, jfk, video_frames,  # noqa: F811
+                                                           tmp_path):
+    server = live_server(ice_loopback=False)  # no --janus: a link naming one must not stream there
+    driver = _driver(tmp_path, write_wav(tmp_path / "mic.wav", jfk), write_y4m(tmp_path / "cam.y4m", video_frames, 5))
+    try:
+        driver.get(f"{server.url}/?autostart=1&janus={janus.url}&room={ROOMS[0]}")
+        status = _poll(driver, "return egocli.status.startsWith('error') && egocli.status", 20)
+        pcs = driver.execute_script("return egocli.pcs.length")
+    finally:
+        driver.quit()
+    assert "cannot reach Janus" in status and pcs == 0
+    assert "Creating new session" not in janus.log(), "the page opened a Janus session"
