@@ -52,7 +52,9 @@ class LocalJanus:
     rooms: tuple[int, ...] = (1234,)
     """VideoRoom rooms to create at start."""
     api_secret: str | None = None
-    """When set, every Janus API request must carry it."""
+    """When set, every Janus API request must carry it (or a signed token, with token_secret)."""
+    token_secret: str | None = None
+    """When set, Janus also accepts tokens signed with it (egocli.stream.janus.signed_token)."""
     port: int = 0
     """WebSocket port (0: a free one)."""
     media_ip: str = ""
@@ -74,6 +76,8 @@ class LocalJanus:
         _link(LIBDIR / "plugins" / "libjanus_videoroom.so", plugins)
         _link(LIBDIR / "transports" / "libjanus_websockets.so", transports)
         secret = f'\tapi_secret = "{self.api_secret}"\n' if self.api_secret else ""
+        if self.token_secret:
+            secret += f'\ttoken_auth = true\n\ttoken_auth_secret = "{self.token_secret}"\n'
         (conf / "janus.jcfg").write_text(
             "general: {\n"
             f'\tconfigs_folder = "{conf}"\n\tplugins_folder = "{plugins}"\n'
