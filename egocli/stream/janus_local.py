@@ -55,6 +55,8 @@ class LocalJanus:
     """When set, every Janus API request must carry it (or a signed token, with token_secret)."""
     token_secret: str | None = None
     """When set, Janus also accepts tokens signed with it (egocli.stream.janus.signed_token)."""
+    pin: str | None = None
+    """When set, every room needs this PIN to join (publisher or subscriber)."""
     port: int = 0
     """WebSocket port (0: a free one)."""
     media_ip: str = ""
@@ -90,8 +92,9 @@ class LocalJanus:
             "general: {\n\tjson = \"plain\"\n\tws = true\n"
             f'\tws_port = {self.port}\n\tws_ip = "127.0.0.1"\n\twss = false\n}}\n'
             "admin: {\n\tadmin_ws = false\n\tadmin_wss = false\n}\n")
+        pin = f'\tpin = "{self.pin}"\n\tis_private = true\n' if self.pin else ""
         rooms = "".join(
-            f"room-{r}: {{\n\tdescription = \"wearer {r}\"\n\tpublishers = 4\n\tbitrate = 512000\n"
+            f"room-{r}: {{\n\tdescription = \"wearer {r}\"\n{pin}\tpublishers = 4\n\tbitrate = 512000\n"
             f'\taudiocodec = "opus"\n\tvideocodec = "vp8"\n\tfir_freq = 10\n}}\n' for r in self.rooms)
         (conf / "janus.plugin.videoroom.jcfg").write_text("general: {\n}\n" + rooms)
 

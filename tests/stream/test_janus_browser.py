@@ -25,15 +25,16 @@ from tests.stream.test_browser import pytestmark as BROWSER
 pytestmark = BROWSER  # slow; skipped without Debian's chromium and chromium-driver
 FAKE_HEARD = "this is a fake transcript"  # what the fake ASR hears in any speech (egocli.models.fake)
 ROOM = 1001
-API_SECRET, TOKEN_SECRET = "agents-only-secret", "token-signing-secret"
+API_SECRET, TOKEN_SECRET, PIN = "agents-only-secret", "token-signing-secret", "4711"
 
 
 @pytest.fixture
 def janus(tmp_path: Path) -> Any:
-    """A real Janus on loopback with an API secret and signed tokens, one room."""
+    """A real Janus on loopback with an API secret and signed tokens, one room with a PIN."""
     if janus_binary() is None:
         pytest.skip("janus is not installed (/usr/bin/janus; apt-get install -y janus)")
-    gateway = LocalJanus(tmp_path / "janus", rooms=(ROOM,), api_secret=API_SECRET, token_secret=TOKEN_SECRET)
+    gateway = LocalJanus(tmp_path / "janus", rooms=(ROOM,), api_secret=API_SECRET, token_secret=TOKEN_SECRET,
+                         pin=PIN)
     gateway.start()
     yield gateway
     gateway.stop()
@@ -42,6 +43,7 @@ def janus(tmp_path: Path) -> Any:
 def _agent(url: str, db: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
     """`egocli agent` for the first room, fake models, stderr kept in a file."""
     env = {**os.environ, "EGOCLI_HOME": str(tmp_path / "home"), "EGOCLI_JANUS_SECRET": API_SECRET,
+           "EGOCLI_ROOM_PIN": PIN,
            **{f"EGOCLI_{role.upper()}": name for role, name in FAKES.items()}}
     with (tmp_path / "agent.log").open("wb") as log:
         return subprocess.Popen([console.egocli(), "agent", "--janus", url, "--room", str(ROOM),
@@ -76,7 +78,8 @@ def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, 
     driver = _driver(tmp_path, write_wav(tmp_path / "mic.wav", jfk), write_y4m(tmp_path / "cam.y4m", video_frames, 5))
     try:
         token = quote(signed_token(TOKEN_SECRET, ttl_s=600), safe="")
-        driver.get(f"{server.url}/?autostart=1&raw=1&janus={janus.url}&room={ROOM}&display=ana&janus_token={token}")
+        driver.get(f"{server.url}/?autostart=1&raw=1&janus={janus.url}&room={ROOM}&display=ana&janus_token={token}"
+                   f"&pin={PIN}")
         welcomed = _poll(driver, "return egocli.session", 90)
         heard = _poll(driver, "return egocli.transcripts.map(t => t.text).join(' ')", 60)
         driver.find_element("id", "question").send_keys("What did I just hear?")
@@ -90,7 +93,7 @@ def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, 
         driver.quit()
         agent_log = _stop(agent, tmp_path)
     assert welcomed and "streaming" in status, status
-    assert "janus_token" not in address and f"room={ROOM}" in address, address
+    assert "janus_token" not in address and "pin" not in address and f"room={ROOM}" in address, address
     assert FAKE_HEARD in heard, agent_log[-3000:]
     assert answer.strip()
     assert energy > 0, "no answer audio reached the page through Janus"

@@ -18,10 +18,11 @@
 
   // The token travels in a header, never in a request URL (logs, history); drop it from the address bar.
   const auth = token ? { Authorization: `Bearer ${token}` } : {};
-  if (token || janusToken) {
+  const pin = params.get("pin") || sessionStorage.getItem("egocli-room-pin") || "";
+  if (pin) sessionStorage.setItem("egocli-room-pin", pin);
+  if (token || janusToken || params.has("pin")) { // secrets never stay in the address bar (history, screenshots)
     const kept = new URLSearchParams(params);
-    kept.delete("token");
-    kept.delete("janus_token");
+    for (const secret of ["token", "janus_token", "pin", "autostart"]) kept.delete(secret);
     history.replaceState(null, "", location.pathname + (kept.size ? `?${kept}` : ""));
   }
   $("janusurl").value = params.get("janus") || "";
@@ -180,7 +181,7 @@
     if (!Number.isInteger(room) || room <= 0) throw new Error("give the Janus room number");
     setStatus(`joining room ${room} at ${url}…`);
     const link = await window.egocliJanus.connect(url, room, media, {
-      display: params.get("display") || "playground", pin: params.get("pin") || "", token: janusToken,
+      display: params.get("display") || "playground", pin, token: janusToken,
       waitForIce, onMessage, onTrack: playAnswers,
       onClose: () => { if (state.status !== "stopped") setStatus("the Janus connection closed"); },
     });
