@@ -50,10 +50,11 @@ def _agent(url: str, db: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
                                  "--db", str(db)], cwd=tmp_path, env=env, stderr=log)
 
 
-def _stop(agent: subprocess.Popen[bytes], tmp_path: Path) -> str:
-    """SIGTERM the agent (it finishes the session) and return what it logged."""
+def _stop(agent: subprocess.Popen[bytes], tmp_path: Path, signalled: bool = False) -> str:
+    """SIGTERM the agent unless that was done (it finishes the session) and return what it logged."""
     if agent.poll() is None:
-        agent.send_signal(signal.SIGTERM)
+        if not signalled:  # a second SIGTERM while it shuts down would kill it
+            agent.send_signal(signal.SIGTERM)
         try:
             agent.wait(90)
         except subprocess.TimeoutExpired:
@@ -76,6 +77,7 @@ def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, 
     db = tmp_path / "ana.db"
     agent = _agent(janus.url, db, tmp_path)
     driver = _driver(tmp_path, write_wav(tmp_path / "mic.wav", jfk), write_y4m(tmp_path / "cam.y4m", video_frames, 5))
+    signalled = False
     try:
         token = quote(signed_token(TOKEN_SECRET, ttl_s=600), safe="")
         driver.get(f"{server.url}/?autostart=1&raw=1&janus={janus.url}&room={ROOM}&display=ana&janus_token={token}"
@@ -88,14 +90,18 @@ def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, 
         energy = _poll(driver, "return egocli.receivedAudioEnergy()", 20)
         status = driver.execute_script("return egocli.status")
         address = driver.execute_script("return location.search")
-        driver.execute_script("document.getElementById('hangup').click()")
+        agent.send_signal(signal.SIGTERM)  # the agent says bye and unpublishes: the page says so
+        signalled = True
+        left = _poll(driver, "return egocli.status.includes('agent left') && egocli.status", 60)
+        start_again = driver.execute_script("return !document.getElementById('start').disabled")
     finally:
         driver.quit()
-        agent_log = _stop(agent, tmp_path)
+        agent_log = _stop(agent, tmp_path, signalled)
     assert welcomed and "streaming" in status, status
     assert "janus_token" not in address and "pin" not in address and f"room={ROOM}" in address, address
     assert FAKE_HEARD in heard, agent_log[-3000:]
     assert answer.strip()
+    assert left and start_again, left
     assert energy > 0, "no answer audio reached the page through Janus"
     assert agent.returncode == 0, agent_log[-3000:]
     (source,), speech = _log(db)

@@ -180,10 +180,16 @@
   async function startJanus(media, url, room) {
     if (!Number.isInteger(room) || room <= 0) throw new Error("give the Janus room number");
     setStatus(`joining room ${room} at ${url}…`);
+    state.session = null;
     const link = await window.egocliJanus.connect(url, room, media, {
       display: params.get("display") || "playground", pin, token: janusToken,
       waitForIce, onMessage, onTrack: playAnswers,
       onClose: () => { if (state.status !== "stopped") setStatus("the Janus connection closed"); },
+      onAgentLeft: () => {
+        hangup();
+        setStatus("the room's agent left: press Start again once it is back");
+        $("start").disabled = false;
+      },
     });
     state.janus = link;
     state.pcs = link.pcs;

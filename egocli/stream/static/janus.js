@@ -97,7 +97,8 @@ window.egocliJanus = (() => {
   function sdp(pc) { return { type: pc.localDescription.type, sdp: pc.localDescription.sdp, trickle: false }; }
 
   // Join `room`, publish `media` with a "control" channel, subscribe to the agent's feed.
-  // opts: { display, pin, token, waitForIce(pc), onMessage(event), onTrack(event), onClose(), timeoutMs }
+  // opts: { display, pin, token, waitForIce(pc), onMessage(event), onTrack(event), onClose(), onAgentLeft(),
+  //         timeoutMs }
   async function connect(url, room, media, opts) {
     const janus = await session(url, opts.token, opts.onClose);
     const events = [];
@@ -118,6 +119,9 @@ window.egocliJanus = (() => {
     await pub.setRemoteDescription(answer.jsep);
 
     const agent = await waitForAgent(joined, events, opts.timeoutMs || 30000);
+    events.push((data) => { // stopped, crashed or restarting: its feed (and this subscription) is gone
+      if ((data.unpublished === agent.id || data.leaving === agent.id) && opts.onAgentLeft) opts.onAgentLeft();
+    });
     const sub = new RTCPeerConnection({ iceServers: [] });
     sub.ontrack = opts.onTrack;
     sub.ondatachannel = (ev) => { ev.channel.onmessage = opts.onMessage; };
