@@ -1,10 +1,11 @@
 """N simulated wearers behind a local Janus, one `egocli agent` process each: end of utterance
 (push-to-talk released) -> first answer audio, p50/p95 per wearer, frames kept, agent memory.
 
-    python bench/wearers.py --n 1 2 4 8 [--questions 5] [--fake]
+    python bench/wearers.py --n 1 2 4 8 [--questions 5] [--fake] [--repack off]
 
 Models come from the usual configuration (EGOCLI_LLM, EGOCLI_ASR, ...); --fake uses the fake
-models (a check that the harness works, not a figure). Run it alone on the machine."""
+models (a check that the harness works, not a figure); --repack off runs the agents with
+`[llm] repack = false` (weights shared through the page cache). Run it alone on the machine."""
 
 from __future__ import annotations
 
@@ -38,12 +39,11 @@ def speech() -> np.ndarray:
         return np.frombuffer(fh.readframes(fh.getnframes()), "<i2").astype(np.float32) / 32768.0
 
 
-def pss_mib(pid: int) -> float:
-    """PSS of one process in MiB."""
-    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-        if line.startswith("Pss:"):
-            return int(line.split()[1]) / 1024.0
-    return 0.0
+def memory_mib(pid: int) -> tuple[float, float]:
+    """(PSS, private) of one process in MiB, from /proc/PID/smaps_rollup."""
+    kib = {line.split(":")[0]: int(line.split()[1]) for line in
+           Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]}
+    return kib["Pss"] / 1024.0, (kib["Private_Clean"] + kib["Private_Dirty"]) / 1024.0
 
 
 async def wearer(url: str, room: int, questions: int, audio: np.ndarray) -> list[float]:
@@ -81,12 +81,14 @@ def frames(db: Path) -> str:
     return f"frames received {sum(m.get('received', 0) for m in metas)}, described {sum(m.get('described', 0) for m in metas)}"
 
 
-def run(n: int, questions: int, fake: bool) -> None:
+def run(n: int, questions: int, fake: bool, repack: bool = True) -> None:
     """Start Janus and n agents, stream n wearers, print their figures."""
     folder = Path(tempfile.mkdtemp(prefix="wearers-"))
     rooms = tuple(2000 + i for i in range(n))
     janus = LocalJanus(folder / "janus", rooms=rooms).start()
     env = {**os.environ, "EGOCLI_HOME": str(folder / "home")}
+    (folder / "home").mkdir()
+    (folder / "home" / "config.toml").write_text(f"[llm]\nrepack = {str(repack).lower()}\n")
     if fake:
         env.update({f"EGOCLI_{r.upper()}": "fake" for r in FAKES})
     agents = [subprocess.Popen(["egocli", "agent", "--janus", janus.url, "--room", str(r),
@@ -99,20 +101,21 @@ def run(n: int, questions: int, fake: bool) -> None:
             return await asyncio.gather(*(wearer(janus.url, r, questions, audio) for r in rooms))
 
         results = asyncio.run(all_wearers())
-        memory = [pss_mib(a.pid) for a in agents]
+        memory = [memory_mib(a.pid) for a in agents]
     finally:
         for agent in agents:
             agent.send_signal(signal.SIGTERM)
         for agent in agents:
             agent.wait(120)
         janus.stop()
-    for room, delays, mib in zip(rooms, results, memory, strict=True):
+    for room, delays, (pss, private) in zip(rooms, results, memory, strict=True):
+        mib = f"agent PSS {pss:.0f} MiB, private {private:.0f} MiB (repack {'on' if repack else 'off'})"
         if delays:
             p95 = sorted(delays)[max(0, round(0.95 * len(delays)) - 1)]
             print(f"N={n} room {room}: answers {len(delays)}/{questions} p50 {statistics.median(delays):.2f} s "
-                  f"p95 {p95:.2f} s, agent PSS {mib:.0f} MiB, {frames(folder / f'wearer-{room}.db')}")
+                  f"p95 {p95:.2f} s, {mib}, {frames(folder / f'wearer-{room}.db')}")
         else:
-            print(f"N={n} room {room}: no answer audio, agent PSS {mib:.0f} MiB")
+            print(f"N={n} room {room}: no answer audio, {mib}")
 
 
 def main() -> None:
@@ -121,9 +124,11 @@ def main() -> None:
     parser.add_argument("--n", type=int, nargs="+", default=[1, 2, 4, 8])
     parser.add_argument("--questions", type=int, default=5)
     parser.add_argument("--fake", action="store_true", help="fake models: check the harness only")
+    parser.add_argument("--repack", choices=("on", "off"), default="on",
+                        help="llama.cpp weight repacking in the agents ([llm] repack)")
     args = parser.parse_args()
     for n in args.n:
-        run(n, args.questions, args.fake)
+        run(n, args.questions, args.fake, args.repack == "on")
 
 
 if __name__ == "__main__":

@@ -49,13 +49,15 @@ class ServeOptions:
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
     allow_origins: tuple[str, ...] = ()
     """Web origins besides the server's own that may open sessions (a glasses app's page)."""
+    janus: tuple[str, ...] = ()
+    """Janus WebSocket addresses the playground page may connect to (its agents' gateway)."""
 
     def server(self) -> ServerOptions:
         """The transport's part."""
         return ServerOptions(host=self.host, port=self.port, token=self.token, cert=self.cert, key=self.key,
                              ice_servers=self.ice_servers, ice_loopback=self.ice_loopback,
                              max_sessions=self.max_sessions, heartbeat_s=self.heartbeat_s,
-                             allow_origins=self.allow_origins)
+                             allow_origins=self.allow_origins, janus=self.janus)
 
     def check(self) -> None:
         """Refuse unsafe or inconsistent settings before anything binds or loads (UsageError)."""

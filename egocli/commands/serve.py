@@ -30,6 +30,8 @@ def serve(ctx: typer.Context,
           llm: str = LLM,
           allow_origin: list[str] = typer.Option(None, "--allow-origin", metavar="ORIGIN",
                                                  help="Another web origin that may open sessions (repeatable)."),
+          janus: list[str] = typer.Option(None, "--janus", metavar="URL",
+                                          help="A Janus WebSocket address the page may stream through (repeatable)."),
           live_budget: int = typer.Option(700, "--live-budget",
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
           ) -> None:
@@ -39,6 +41,7 @@ def serve(ctx: typer.Context,
     Examples:
       egocli serve                      # http://127.0.0.1:8765/
       egocli serve --host 0.0.0.0 --token SECRET --self-signed
+      egocli serve --janus ws://127.0.0.1:8188  # page: /?janus=ws://127.0.0.1:8188&room=N
     """
     from egocli.assistant.options import ServeOptions
     from egocli.assistant.serve import run
@@ -55,7 +58,7 @@ def serve(ctx: typer.Context,
     options = ServeOptions(host=host, port=port, token=token, cert=cert, key=key,
                            ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
                            max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
-                           allow_origins=tuple(allow_origin or ()))
+                           allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
     run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()
 

@@ -7,11 +7,12 @@ import hashlib
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from egocli.errors import ModelError
+from egocli.errors import ConfigError, ModelError
 from egocli.models.base import Message, PrefixCachedModel
 from egocli.models.quiet import load_quietly
 
@@ -30,7 +31,7 @@ class LlamaCppModel(PrefixCachedModel):
     kv_cache = True
 
     def __init__(self, path: Path, role: str = "llm", context_size: int = 4096, n_threads: int = 2,
-                 seed: int = 0, kv_dir: Path | None = None) -> None:
+                 seed: int = 0, kv_dir: Path | None = None, repack: bool = True) -> None:
         try:
             from llama_cpp import Llama
         except ImportError as ex:
@@ -41,8 +42,9 @@ class LlamaCppModel(PrefixCachedModel):
         if not path.is_file():
             raise ModelError(f"{role}: model file not found: {path}")
         try:
-            self._llm = load_quietly(Llama, model_path=str(path), n_ctx=context_size, n_threads=n_threads,
-                                     n_threads_batch=n_threads, seed=seed)  # never redirects fds 1 and 2
+            with _weight_repacking(repack):
+                self._llm = load_quietly(Llama, model_path=str(path), n_ctx=context_size, n_threads=n_threads,
+                                         n_threads_batch=n_threads, seed=seed)  # never redirects fds 1 and 2
         except (ValueError, RuntimeError, OSError) as ex:
             raise ModelError(f"{role}: cannot load model {path}: corrupt or not a GGUF file") from ex
         self.context_size = int(self._llm.n_ctx())
@@ -256,10 +258,52 @@ class LlamaCppModel(PrefixCachedModel):
         return formatter(messages=list(messages)).prompt
 
 
+_LOADING = threading.local()
+"""Per loading thread: `repack` is False while a model loads with llama.cpp's weight repacking off."""
+_SWITCH_LOCK = threading.Lock()
+
+
+@contextmanager
+def _weight_repacking(repack: bool) -> Iterator[None]:
+    """Load models on this thread with llama.cpp's weight repacking on (its default) or off.
+
+    Repacking copies the quantised weights into a layout for this CPU in private memory (~600 MiB
+    for a 1.5B Q4_K_M model, per process); off, the weights stay in the mmapped GGUF, one copy in
+    the page cache shared by every process that loads the file. llama-cpp-python has no argument
+    for it, so its default model parameters are wrapped once, reading a thread-local switch."""
+    import llama_cpp.llama_cpp as low
+
+    with _SWITCH_LOCK:
+        if not getattr(low.llama_model_default_params, "egocli_switch", False):
+            default = low.llama_model_default_params
+
+            def params() -> Any:
+                p = default()
+                if getattr(_LOADING, "repack", True) is False:
+                    p.use_extra_bufts = False
+                return p
+
+            params.egocli_switch = True  # type: ignore[attr-defined]
+            low.llama_model_default_params = params
+    _LOADING.repack = repack
+    try:
+        yield
+    finally:
+        _LOADING.repack = True
+
+
+def _flag(section: dict[str, Any], key: str, default: bool) -> bool:
+    value = section.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"config.toml: {key} must be true or false, not {value!r}")
+    return value
+
+
 def load_text_model(choice: Choice, settings: Settings) -> LlamaCppModel:
     """Build the LlamaCppModel for a resolved llm/summarizer choice."""
     section = settings.section(choice.role) or settings.section("llm")
     if choice.path is None:
         raise ModelError(f"{choice.role}: no model file resolved")
     return LlamaCppModel(choice.path, role=choice.role, context_size=int(section.get("context_size", 4096)),
-                         n_threads=int(section.get("threads", 2)), kv_dir=settings.model_cache / "kv")
+                         n_threads=int(section.get("threads", 2)), kv_dir=settings.model_cache / "kv",
+                         repack=_flag(section, "repack", True))

@@ -6,7 +6,8 @@
   origin or an --allow-origin one; a page elsewhere cannot open /ws or POST /offer.
 - POST bodies must be declared application/json: a cross-site form or `text/plain` fetch
   (which skips the CORS preflight) is refused.
-- Responses carry a Content-Security-Policy, nosniff, no-referrer and no library versions.
+- Responses carry a Content-Security-Policy, nosniff, no-referrer and no library versions. The
+  page may open WebSockets to its own server and to the Janus gateways named by --janus only.
 - One remote address (other than loopback, where every client shares 127.0.0.1) holds at most
   half of the session slots."""
 
@@ -21,11 +22,11 @@ from urllib.parse import urlsplit
 from aiohttp import hdrs, web
 
 SERVER_NAME = "egocli"
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+       "media-src 'self' blob:; connect-src 'self'{connect}; object-src 'none'; base-uri 'none'; "
+       "form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-        "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-        "form-action 'none'; frame-ancestors 'none'"),
+    "Content-Security-Policy": CSP.format(connect=""),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -47,6 +48,8 @@ class Policy:
     """Extra origins (scheme://host[:port], lower case) from --allow-origin."""
     per_address: int
     """Sessions one non-loopback address may hold at once."""
+    janus: tuple[str, ...] = ()
+    """Janus WebSocket origins (ws[s]://host[:port]) the pages may connect to (--janus)."""
 
 
 def _ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -66,15 +69,26 @@ def normal_origin(text: str) -> str:
     return f"{parts.scheme}://{host}{port}".lower()
 
 
-def policy_for(bind_host: str, allow_origins: Iterable[str] = (), max_sessions: int = 8) -> Policy:
-    """The policy of a server bound to bind_host, with extra allowed origins."""
+def janus_origin(url: str) -> str:
+    """'WS://Janus.example:8188/janus' -> 'ws://janus.example:8188' (what CSP's connect-src lists)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise ValueError(f"not a Janus WebSocket address: {url!r} (use e.g. wss://janus.example:8989)")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"{parts.scheme}://{host}{f':{parts.port}' if parts.port else ''}".lower()
+
+
+def policy_for(bind_host: str, allow_origins: Iterable[str] = (), max_sessions: int = 8,
+               janus: Iterable[str] = ()) -> Policy:
+    """The policy of a server bound to bind_host, with extra allowed origins and Janus gateways."""
     origins = frozenset(normal_origin(o) for o in allow_origins)
     names = {"localhost", bind_host.lower()}
     for name in (socket.gethostname(), socket.getfqdn()):
         if name:
             names |= {name.lower(), f"{name.lower().split('.')[0]}.local"}
     names |= {urlsplit(o).hostname or "" for o in origins}
-    return Policy(frozenset(n for n in names if n and _ip(n) is None), origins, max(1, max_sessions // 2))
+    return Policy(frozenset(n for n in names if n and _ip(n) is None), origins, max(1, max_sessions // 2),
+                  tuple(dict.fromkeys(janus_origin(u) for u in janus)))
 
 
 def host_allowed(policy: Policy, host_header: str) -> bool:
@@ -120,13 +134,19 @@ def middleware(policy: Policy, sessions_from: Callable[[str], int]) -> Callable[
     return guard
 
 
-async def _headers(request: web.Request, response: web.StreamResponse) -> None:
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    response.headers[hdrs.SERVER] = SERVER_NAME
+def _headers(policy: Policy) -> Callable[[web.Request, web.StreamResponse], Awaitable[None]]:
+    csp = CSP.format(connect="".join(f" {origin}" for origin in policy.janus))
+    headers = {**SECURITY_HEADERS, "Content-Security-Policy": csp}
+
+    async def add(request: web.Request, response: web.StreamResponse) -> None:
+        for name, value in headers.items():
+            response.headers.setdefault(name, value)
+        response.headers[hdrs.SERVER] = SERVER_NAME
+
+    return add
 
 
 def install(app: web.Application, policy: Policy, sessions_from: Callable[[str], int]) -> None:
     """Add the guard and the response headers to an application (before it starts)."""
     app.middlewares.append(middleware(policy, sessions_from))
-    app.on_response_prepare.append(_headers)
+    app.on_response_prepare.append(_headers(policy))

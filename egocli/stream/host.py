@@ -43,6 +43,8 @@ class ServerOptions:
     """Concurrent sessions (reported by /api/health; the application refuses more)."""
     allow_origins: tuple[str, ...] = ()
     """Web origins besides the server's own that may open sessions (a glasses app's page)."""
+    janus: tuple[str, ...] = ()
+    """Janus WebSocket addresses the playground page may connect to (its agents' gateway)."""
     heartbeat_s: float = 5.0
     """Seconds between WebSocket pings."""
 

@@ -6,9 +6,13 @@ Only signalling lives here; media goes through aiortc peers (egocli.stream.janus
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +25,18 @@ KEEPALIVE_S = 25.0
 
 class JanusError(ConnectionError):
     """Janus refused a request, or could not be reached."""
+
+
+def signed_token(secret: str, ttl_s: float = 86400.0, plugins: tuple[str, ...] = (VIDEOROOM,),
+                 now: float | None = None) -> str:
+    """A Janus token for `token_auth_secret = secret`: valid for ttl_s seconds, for these plugins only.
+
+    What a browser page or a pair of glasses gets instead of the API secret
+    ('EXPIRY,janus,PLUGIN...:base64(HMAC-SHA1(secret, 'EXPIRY,janus,PLUGIN...'))')."""
+    expiry = int((time.time() if now is None else now) + ttl_s)
+    data = ",".join((str(expiry), "janus", *plugins))
+    signature = hmac.new(secret.encode(), data.encode(), hashlib.sha1).digest()
+    return f"{data}:{base64.b64encode(signature).decode()}"
 
 
 @dataclass
@@ -68,6 +84,8 @@ class JanusSession:
         self.closed = asyncio.Event()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[Any]] = []
+        self._http: Any = None
+        self._ws: Any = None
 
     async def connect(self, timeout: float = 10.0) -> JanusSession:
         """Open the WebSocket and create the session (JanusError when Janus is not there)."""
@@ -81,7 +99,11 @@ class JanusSession:
             await self._http.close()
             raise JanusError(f"cannot reach Janus at {self.url}: {type(ex).__name__}: {ex}") from ex
         self._tasks = [asyncio.ensure_future(self._read())]
-        reply = await self.call({"janus": "create"}, timeout)
+        try:
+            reply = await self.call({"janus": "create"}, timeout)
+        except BaseException:  # refused (secret, token) or no answer: leave nothing open behind
+            await self.close()
+            raise
         self.id = int(reply["data"]["id"])
         self._tasks.append(asyncio.ensure_future(self._keepalive()))
         return self
@@ -95,7 +117,7 @@ class JanusSession:
 
     async def call(self, msg: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
         """Send a request and wait for its answer (an 'ack' is skipped; JanusError on 'error')."""
-        if self._ws.closed:
+        if self._ws is None or self._ws.closed:
             raise JanusError("the Janus connection is closed")
         tx = secrets.token_hex(6)
         msg = {**msg, "transaction": tx}
@@ -160,14 +182,16 @@ class JanusSession:
                 return
 
     async def close(self) -> None:
-        """Destroy the session and close the socket."""
-        if self.id is not None and not self._ws.closed:
+        """Destroy the session and close the socket (safe to call again, or after a failed connect)."""
+        if self.id is not None and self._ws is not None and not self._ws.closed:
             try:
                 await self.call({"janus": "destroy"}, 3.0)
             except (TimeoutError, JanusError):
                 pass
         for task in self._tasks:
             task.cancel()
-        await self._ws.close()
-        await self._http.close()
+        if self._ws is not None:
+            await self._ws.close()
+        if self._http is not None:
+            await self._http.close()
         self.closed.set()

@@ -52,7 +52,11 @@ class LocalJanus:
     rooms: tuple[int, ...] = (1234,)
     """VideoRoom rooms to create at start."""
     api_secret: str | None = None
-    """When set, every Janus API request must carry it."""
+    """When set, every Janus API request must carry it (or a signed token, with token_secret)."""
+    token_secret: str | None = None
+    """When set, Janus also accepts tokens signed with it (egocli.stream.janus.signed_token)."""
+    pin: str | None = None
+    """When set, every room needs this PIN to join (publisher or subscriber)."""
     port: int = 0
     """WebSocket port (0: a free one)."""
     media_ip: str = ""
@@ -74,6 +78,8 @@ class LocalJanus:
         _link(LIBDIR / "plugins" / "libjanus_videoroom.so", plugins)
         _link(LIBDIR / "transports" / "libjanus_websockets.so", transports)
         secret = f'\tapi_secret = "{self.api_secret}"\n' if self.api_secret else ""
+        if self.token_secret:
+            secret += f'\ttoken_auth = true\n\ttoken_auth_secret = "{self.token_secret}"\n'
         (conf / "janus.jcfg").write_text(
             "general: {\n"
             f'\tconfigs_folder = "{conf}"\n\tplugins_folder = "{plugins}"\n'
@@ -86,8 +92,9 @@ class LocalJanus:
             "general: {\n\tjson = \"plain\"\n\tws = true\n"
             f'\tws_port = {self.port}\n\tws_ip = "127.0.0.1"\n\twss = false\n}}\n'
             "admin: {\n\tadmin_ws = false\n\tadmin_wss = false\n}\n")
+        pin = f'\tpin = "{self.pin}"\n\tis_private = true\n' if self.pin else ""
         rooms = "".join(
-            f"room-{r}: {{\n\tdescription = \"wearer {r}\"\n\tpublishers = 4\n\tbitrate = 512000\n"
+            f"room-{r}: {{\n\tdescription = \"wearer {r}\"\n{pin}\tpublishers = 4\n\tbitrate = 512000\n"
             f'\taudiocodec = "opus"\n\tvideocodec = "vp8"\n\tfir_freq = 10\n}}\n' for r in self.rooms)
         (conf / "janus.plugin.videoroom.jcfg").write_text("general: {\n}\n" + rooms)
 

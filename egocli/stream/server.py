@@ -62,6 +62,11 @@ def check_options(options: ServerOptions) -> None:
             guard.normal_origin(origin)
         except ValueError as ex:
             raise UsageError(f"--allow-origin: {ex}") from None
+    for url in options.janus:
+        try:
+            guard.janus_origin(url)
+        except ValueError as ex:
+            raise UsageError(f"--janus: {ex}") from None
 
 
 def _given_token(request: web.Request) -> str | None:
@@ -180,7 +185,7 @@ def build_app(application: Application, options: ServerOptions,
         await application.shutdown()
 
     app.on_shutdown.append(shutdown)
-    guard.install(app, guard.policy_for(options.host, options.allow_origins, options.max_sessions),
+    guard.install(app, guard.policy_for(options.host, options.allow_origins, options.max_sessions, options.janus),
                   application.sessions_from)
     return app
 

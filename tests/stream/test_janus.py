@@ -283,3 +283,43 @@ def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
     assert first.strip() and second.strip()
     sources = _sources(db)
     assert len(sources) == 2 and all(s.status == "done" for s in sources)
+
+
+def test_serve_refuses_a_janus_address_that_is_not_a_websocket(tmp_path):
+    result = _egocli("--db", "x.db", "serve", "--janus", "http://janus.example:8188", cwd=tmp_path)
+    assert result.returncode == 2 and result.stderr.startswith("Error: --janus: not a Janus WebSocket"), result.stderr
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_janus_takes_a_signed_token_instead_of_the_api_secret_until_it_expires(tmp_path):
+    from egocli.stream.janus import JanusError, JanusSession, signed_token
+
+    if janus_binary() is None:
+        pytest.skip("janus is not installed (/usr/bin/janus; apt-get install -y janus)")
+    gateway = LocalJanus(tmp_path / "janus", rooms=ROOMS, api_secret="server-side", token_secret="signing")
+
+    async def attempt(token: str | None = None, secret: str | None = None) -> str:
+        janus = JanusSession(gateway.url, secret, token)
+        try:
+            await janus.connect()
+            await janus.attach()
+        except JanusError as ex:
+            return str(ex)
+        finally:
+            await janus.close()
+        return "ok"
+
+    async def scenario() -> list[str]:
+        return [await attempt(signed_token("signing", ttl_s=60)), await attempt(secret="server-side"),
+                await attempt(), await attempt(signed_token("signing", ttl_s=-1)),
+                await attempt(signed_token("guessed", ttl_s=60)),
+                await attempt(signed_token("signing", ttl_s=60, plugins=("janus.plugin.echotest",)))]
+
+    gateway.start()
+    try:
+        results = asyncio.run(scenario())
+    finally:
+        gateway.stop()
+    assert results[:2] == ["ok", "ok"]
+    assert all("Unauthorized" in r for r in results[2:5]), results
+    assert "can't access plugin" in results[5], results

@@ -1,4 +1,6 @@
 // The egocli playground: camera + microphone over WebRTC, a JSON data channel, spoken answers back.
+// Directly to `egocli serve` (default), or through a Janus VideoRoom to the room's `egocli agent`
+// (?janus=ws://host:8188&room=N, or the Janus fields in the header; janus.js speaks Janus's API).
 "use strict";
 (() => {
   const params = new URLSearchParams(location.search);
@@ -6,14 +8,25 @@
   const token = params.get("token") || sessionStorage.getItem("egocli-token") || "";
   if (token) sessionStorage.setItem("egocli-token", token);
   const raw = params.get("raw") === "1"; // no echo cancellation etc.: the server hears the exact signal
+  const janusToken = params.get("janus_token") || sessionStorage.getItem("egocli-janus-token") || "";
+  if (janusToken) sessionStorage.setItem("egocli-janus-token", janusToken);
   const $ = (id) => document.getElementById(id);
-  const state = { pc: null, dc: null, answers: [], transcripts: [], partials: [], events: [], errors: [], status: "idle", nextId: 1,
+  const state = { pc: null, pcs: [], dc: null, janus: null, answers: [], transcripts: [], partials: [], events: [],
+                  errors: [], status: "idle", nextId: 1,
                   questions: [], reminders: [] };
   window.egocli = state;
 
   // The token travels in a header, never in a request URL (logs, history); drop it from the address bar.
   const auth = token ? { Authorization: `Bearer ${token}` } : {};
-  if (token) history.replaceState(null, "", location.pathname + (raw ? "?raw=1" : ""));
+  const pin = params.get("pin") || sessionStorage.getItem("egocli-room-pin") || "";
+  if (pin) sessionStorage.setItem("egocli-room-pin", pin);
+  if (token || janusToken || params.has("pin")) { // secrets never stay in the address bar (history, screenshots)
+    const kept = new URLSearchParams(params);
+    for (const secret of ["token", "janus_token", "pin", "autostart"]) kept.delete(secret);
+    history.replaceState(null, "", location.pathname + (kept.size ? `?${kept}` : ""));
+  }
+  $("janusurl").value = params.get("janus") || "";
+  $("room").value = params.get("room") || "";
   function setStatus(text) { state.status = text; $("status").textContent = text; }
   function add(list, text, cls) {
     const li = document.createElement("li");
@@ -52,7 +65,10 @@
     let msg;
     try { msg = JSON.parse(event.data); } catch (e) { return; }
     switch (msg.type) {
-      case "welcome": setStatus(`streaming (session ${msg.session}; say "${msg.wake_phrase}…" to ask)`); break;
+      case "welcome":
+        state.session = msg.session;
+        setStatus(`streaming (session ${msg.session}; say "${msg.wake_phrase}…" to ask)`);
+        break;
       case "ping": send({ type: "pong", t: msg.t }); break;
       case "transcript":
         if (msg.final === false) {  // still being spoken: one line, replaced as the words come in
@@ -109,23 +125,41 @@
     });
   }
 
+  // Microphone and camera; microphone only when there is no camera.
+  async function openMedia() {
+    const audio = raw ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : true;
+    try {
+      return await navigator.mediaDevices.getUserMedia({ audio, video: { width: 640, height: 480 } });
+    } catch (e) {
+      if (e.name !== "NotFoundError" && e.name !== "OverconstrainedError") throw e;
+      return navigator.mediaDevices.getUserMedia({ audio });
+    }
+  }
+
+  function streaming() {
+    state.pinger = setInterval(() => send({ type: "ping", t: Date.now() }), 5000);
+    for (const id of ["ptt", "chess", "silence", "askbtn", "hangup"]) $(id).disabled = false;
+  }
+
   async function start() {
     $("start").disabled = true;
     setStatus("asking for camera and microphone…");
-    const constraints = raw ? { echoCancellation: false, noiseSuppression: false, autoGainControl: false } : true;
-    const media = await navigator.mediaDevices.getUserMedia({ audio: constraints, video: { width: 640, height: 480 } });
+    const media = await openMedia();
     $("preview").srcObject = media;
+    const janusUrl = $("janusurl").value.trim();
+    if (janusUrl) await startJanus(media, janusUrl, Number($("room").value));
+    else await startDirect(media);
+  }
+
+  async function startDirect(media) {
     const pc = new RTCPeerConnection({ iceServers: [] });
     state.pc = pc;
+    state.pcs = [pc];
     state.dc = pc.createDataChannel("control");
     state.dc.onmessage = onMessage;
-    state.dc.onopen = () => {
-      send({ type: "hello" });
-      state.pinger = setInterval(() => send({ type: "ping", t: Date.now() }), 5000);
-      for (const id of ["ptt", "chess", "silence", "askbtn", "hangup"]) $(id).disabled = false;
-    };
+    state.dc.onopen = () => { send({ type: "hello" }); streaming(); };
     for (const track of media.getTracks()) pc.addTrack(track, media);
-    pc.ontrack = (ev) => { $("speaker").srcObject = ev.streams[0] || new MediaStream([ev.track]); };
+    pc.ontrack = playAnswers;
     pc.onconnectionstatechange = () => { if (pc.connectionState === "failed") setStatus("connection failed"); };
     await pc.setLocalDescription(await pc.createOffer());
     await waitForIce(pc);
@@ -140,24 +174,56 @@
     await pc.setRemoteDescription(body);
   }
 
+  function playAnswers(ev) { $("speaker").srcObject = ev.streams[0] || new MediaStream([ev.track]); }
+
+  // Through Janus: the agent subscribes to this page's feed after it appears, so say hello until welcomed.
+  async function startJanus(media, url, room) {
+    if (!Number.isInteger(room) || room <= 0) throw new Error("give the Janus room number");
+    setStatus(`joining room ${room} at ${url}…`);
+    state.session = null;
+    const link = await window.egocliJanus.connect(url, room, media, {
+      display: params.get("display") || "playground", pin, token: janusToken,
+      waitForIce, onMessage, onTrack: playAnswers,
+      onClose: () => { if (state.status !== "stopped") setStatus("the Janus connection closed"); },
+      onAgentLeft: () => {
+        hangup();
+        setStatus("the room's agent left: press Start again once it is back");
+        $("start").disabled = false;
+      },
+    });
+    state.janus = link;
+    state.pcs = link.pcs;
+    [state.pc] = link.pcs;
+    state.dc = link.channel;
+    setStatus(`waiting for the agent of room ${room}…`);
+    const greet = setInterval(() => {
+      if (state.session || link.channel.readyState === "closed") clearInterval(greet);
+      else send({ type: "hello" });
+    }, 1000);
+    streaming();
+  }
+
   function hangup() {
     send({ type: "bye" });
     clearInterval(state.pinger);
-    if (state.pc) state.pc.close();
+    if (state.janus) state.janus.close();
+    else if (state.pc) state.pc.close();
     setStatus("stopped");
   }
 
   // Energy of the answer audio received so far (for automated checks and a level meter).
   state.receivedAudioEnergy = async () => {
-    if (!state.pc) return 0;
     let energy = 0;
-    (await state.pc.getStats()).forEach((r) => {
-      if (r.type === "inbound-rtp" && r.kind === "audio") energy += r.totalAudioEnergy || 0;
-    });
+    for (const pc of state.pcs) {
+      (await pc.getStats()).forEach((r) => {
+        if (r.type === "inbound-rtp" && r.kind === "audio") energy += r.totalAudioEnergy || 0;
+      });
+    }
     return energy;
   };
 
   async function refresh() {
+    if ($("janusurl").value) return; // the log is the room agent's, not this server's
     const resp = await fetch("/api/events?limit=20", { headers: auth });
     if (!resp.ok) return;
     $("recent").innerHTML = "";
@@ -184,5 +250,6 @@
   };
   addEventListener("pagehide", hangup);
   refresh().catch(() => {});
+  // The page connects only to a Janus the server was started with (--janus: its Content-Security-Policy).
   if (params.get("autostart") === "1") $("start").click();
 })();
