@@ -30,6 +30,8 @@ from egocli.stream.janus_client import JanusGlasses
 from egocli.stream.janus_local import LocalJanus
 
 JFK = ROOT.parent / "shared" / "data" / "audio" / "jfk.wav"
+EGOCLI = str(Path(sys.executable).with_name("egocli"))
+"""The console script of this interpreter's environment (its bin/ need not be on PATH)."""
 FAKES = ("llm", "tts", "labeler", "ocr", "embedder", "asr")
 
 
@@ -91,7 +93,7 @@ def run(n: int, questions: int, fake: bool, repack: bool = True) -> None:
     (folder / "home" / "config.toml").write_text(f"[llm]\nrepack = {str(repack).lower()}\n")
     if fake:
         env.update({f"EGOCLI_{r.upper()}": "fake" for r in FAKES})
-    agents = [subprocess.Popen(["egocli", "agent", "--janus", janus.url, "--room", str(r),
+    agents = [subprocess.Popen([EGOCLI, "agent", "--janus", janus.url, "--room", str(r),
                                 "--db", str(folder / f"wearer-{r}.db")], env=env, stderr=subprocess.DEVNULL)
               for r in rooms]
     try:
