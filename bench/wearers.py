@@ -93,10 +93,12 @@ def run(n: int, questions: int, fake: bool, repack: bool = True) -> None:
     (folder / "home" / "config.toml").write_text(f"[llm]\nrepack = {str(repack).lower()}\n")
     if fake:
         env.update({f"EGOCLI_{r.upper()}": "fake" for r in FAKES})
-    agents = [subprocess.Popen([EGOCLI, "agent", "--janus", janus.url, "--room", str(r),
-                                "--db", str(folder / f"wearer-{r}.db")], env=env, stderr=subprocess.DEVNULL)
-              for r in rooms]
-    try:
+    agents: list[subprocess.Popen] = []
+    try:  # Janus and every agent started are stopped, whatever fails
+        for r in rooms:
+            agents.append(subprocess.Popen([EGOCLI, "agent", "--janus", janus.url, "--room", str(r),
+                                            "--db", str(folder / f"wearer-{r}.db")], env=env,
+                                           stderr=subprocess.DEVNULL))
         audio = speech()
 
         async def all_wearers() -> list[list[float]]:
