@@ -23,13 +23,17 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
+import sys
 import time
 from dataclasses import replace
-from datetime import datetime, timezone
 from pathlib import Path
 
-from egocli.reasoning import asker, evaluate
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+
+from bench import runs  # noqa: E402
+from egocli.reasoning import asker, evaluate  # noqa: E402
 
 HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
 REASONING = Path(__file__).resolve().parents[1] / "egocli" / "reasoning"
@@ -55,21 +59,6 @@ def method_version() -> str:
     return digest.hexdigest()[:10]
 
 
-def _done(out: Path) -> set[tuple[str, str, str, str]]:
-    if not out.exists():
-        return set()
-    rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    return {(r["version"], r["config"], r["file"], r["id"]) for r in rows}
-
-
-def _deadline(text: str | None) -> float | None:
-    if not text:
-        return None
-    now = datetime.now(timezone.utc)
-    hh, mm = (int(x) for x in text.split(":"))
-    return now.replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
-
-
 def run(args: argparse.Namespace) -> None:
     """Answer questions config by config, appending rows, until done or past --until (UTC HH:MM)."""
     from egocli.config import load_settings
@@ -82,8 +71,8 @@ def run(args: argparse.Namespace) -> None:
     llm = registry.load("llm", settings) if any(CONFIGS[c].llm for c in configs) else None
     embedder = registry.load("embedder", settings)
     version = method_version()
-    done = _done(args.out)
-    stop = _deadline(args.until)
+    done = runs.done(args.out, "file")
+    stop = runs.deadline(args.until)
     items = evaluate.interleave(sorted((args.data / "questions").glob("*.json")))[: args.limit]
     shard, shards = (int(x) for x in args.shard.split("/"))
     items = items[shard::shards]
@@ -117,16 +106,6 @@ def _first_vote(full: dict) -> dict:
             "tokens": full["tokens"] // max(len(full["votes"]), 1), "derived": "full"}
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for k successes out of n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def table(args: argparse.Namespace) -> None:
     """Print the ablation table over the questions every config completed (markdown)."""
     rows = [json.loads(line) for out in args.out for line in out.read_text().splitlines() if line.strip()]
@@ -148,7 +127,7 @@ def table(args: argparse.Namespace) -> None:
         if not got:
             continue
         k, n = sum(r["correct"] for r in got), len(got)
-        lo, hi = wilson(k, n)
+        lo, hi = runs.wilson(k, n)
         recall = sum(r["recall"] for r in got) / n
         timed = [r["latency_s"] for r in got if r.get("latency_s") is not None]
         latency = f"{sum(timed) / len(timed):.1f} s" if timed else "(derived)"

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checkout keeps its order
     sys.path.insert(0, str(ROOT))
 
+from bench import runs  # noqa: E402
 from bench.sets import epic_week, lifeweek, report  # noqa: E402
 from bench.sets.items import Item, load_items  # noqa: E402
 from egocli.reasoning import asker  # noqa: E402
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> None:
     missing = [s for s in args.sets.split(",") if not (base / f"{s}.db").exists()]
     if missing:
         sys.exit(f"Error: no {', '.join(missing)} log in {base}: run `python bench/lifelog.py build` first")
-    done, version, stop = report.done(args.out), report.method_version(), report.deadline(args.until)
+    done, version, stop = runs.done(args.out, "set"), report.method_version(), runs.deadline(args.until)
     embedder, llm, stores = None, None, {}
     with args.out.open("a", encoding="utf-8") as sink:
         for n, item in enumerate(load_items(base, args.sets.split(","))[: args.limit], 1):

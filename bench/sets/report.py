@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 
+from bench import runs
 from bench.sets import checker, lifeweek
 from bench.sets.items import Item
 
@@ -26,22 +25,6 @@ def method_version() -> str:
     for path in paths:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:10]
-
-
-def done(out: Path) -> set[tuple[str, str, str, str]]:
-    """(version, config, set, id) of rows already written."""
-    if not out.exists():
-        return set()
-    rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
-    return {(r["version"], r["config"], r["set"], r["id"]) for r in rows}
-
-
-def deadline(text: str | None) -> float | None:
-    """Epoch seconds of today's UTC HH:MM, or None."""
-    if not text:
-        return None
-    hh, mm = (int(x) for x in text.split(":"))
-    return datetime.now(timezone.utc).replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
 
 
 def _ms(value: str | int) -> int:
@@ -87,16 +70,6 @@ def first_vote(full: dict) -> dict:
                    "tokens": full["tokens"] // max(len(full["votes"]), 1)})
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for k successes out of n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def current_golds(base: Path | None) -> dict[tuple[str, str], tuple[str, dict]]:
     """(set, id) -> (question, gold) of today's sets: the committed week, and the generated EPIC set in base."""
     out = {("life", q["id"]): (q["question"], q["gold"]) for q in json.loads(lifeweek.OPEN.read_text())}
@@ -139,7 +112,7 @@ def _set_table(name: str, rows: list[dict], order: Sequence[str]) -> None:
             got = [by_config[config][i] for i in sorted(common) if by_config[config][i]["kind"] == kind]
             if got:
                 k, n = sum(r["correct"] for r in got), len(got)
-                lo, hi = wilson(k, n)
+                lo, hi = runs.wilson(k, n)
                 timed = [r["latency_s"] for r in got if r.get("latency_s") is not None]
                 latency = f"{sum(timed) / len(timed):.1f} s" if timed else "(derived)"
                 print(f"| {config} | {kind} | {k}/{n} = {k / n:.0%} ({lo:.0%}-{hi:.0%}) | "
