@@ -94,14 +94,15 @@ def _verb_at(tokens: list[str], i: int) -> tuple[str | None, int]:
     return CLASS.get(base), 1
 
 
-def parse(phrase: str) -> Action:
+def parse(phrase: str, verb_first: bool = True) -> Action:
     """The action of a question's phrase ('got the carafe' -> take, carafe); its first word is its verb
-    unless it is a function word ('at the dentist' names no verb)."""
+    unless it is a function word ('at the dentist' names no verb) or the phrase names only a thing
+    (verb_first=False: 'the glass' of 'where did I leave the glass')."""
     tokens = [t for t in _tokens(phrase) if t not in {",", "."}]
     if not tokens:
         return Action(None, None)
     verb, used, word, particle = None, 0, None, None
-    if tokens[0] not in terms.STOP and not tokens[0].isdigit():
+    if verb_first and tokens[0] not in terms.STOP and not tokens[0].isdigit():
         verb, used = _verb_at(tokens, 0)
         word = terms.stem(tokens[0])
         verb = verb or word

@@ -103,7 +103,7 @@ class Matcher:
         q = self.pool.query(phrase, self.pool.rarity(phrase))
         if not q.terms:
             return []
-        act = actions.parse(phrase) if verb_first else actions.Action(None, actions.parse(f"x {phrase}").head)
+        act = actions.parse(phrase, verb_first)
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         tiered = [(self._about(q, e, act, compound), e) for e in found]
@@ -181,11 +181,11 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
         return _order(matcher, phrases, stamp)
     if form == "next":
         return _next(store, matcher, phrases, stamp)
-    phrase = phrases[0]
+    phrase, verb_first = phrases[0], form != "where"  # 'where is the glass' names a thing, no verb
     found = _of_modality(store, scope, phrase)
     if found is None:
-        found = matcher.matches(phrase, verb_first=form != "where")
-    act = actions.parse(phrase)
+        found = matcher.matches(phrase, verb_first)
+    act = actions.parse(phrase, verb_first)
     if not found and form == "duration" and act.verb is None:
         return _recorded(store, scope, phrase, stamp)
     if not found:
@@ -233,7 +233,7 @@ def _took(groups: list[list[Event]], phrase: str, stamp) -> Finding:
 def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
     """The last event that leaves the thing somewhere named ('put glass into cupboard'), else the last
     sighting; a later sighting is said beside the placement."""
-    head = actions.parse(f"x {phrase}").head
+    head = actions.parse(phrase, verb_first=False).head
     placed = [e for e in found if head and actions.places(e.content, head)]
     when = stamp(last.start_ms, last.source_id)
     if not placed:
