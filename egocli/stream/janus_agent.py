@@ -25,13 +25,8 @@ from egocli.stream.janus_room import (
     room_change,
     subscribe,
 )
-from egocli.stream.protocol import MAX_CONTROL_BYTES, encode, error
-from egocli.stream.rtc import (
-    _speech_track_class,
-    allow_loopback_ice,
-    drain_audio,
-    drain_video,
-)
+from egocli.stream.protocol import encode
+from egocli.stream.rtc import SessionPeer, _speech_track_class, allow_loopback_ice
 
 log = logging.getLogger(__name__)
 
@@ -81,40 +76,15 @@ class _Outbox:
             self.channel.send(encode(msg))
 
 
-class _WearerLink:
-    """The subscription to the wearer's feed, bound to one live session."""
+class _WearerLink(SessionPeer):
+    """The subscription to the wearer's feed, bound to one live session (answers go out on the agent's own
+    published channel, not on this one)."""
 
     def __init__(self, app: Application, opts: AgentOptions, feed: Publisher, outbox: _Outbox) -> None:
-        from aiortc import RTCPeerConnection
-
+        super().__init__(app.new_session("janus", f"room {opts.room} feed {feed.id} ({feed.display})", outbox.send),
+                         opts.ice_servers)
         self.feed, self.opts = feed, opts
-        self.session = app.new_session("janus", f"room {opts.room} feed {feed.id} ({feed.display})", outbox.send)
-        self.pc = RTCPeerConnection(configuration=config(opts.ice_servers))
         self.handle: Any = None
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self.pc.on("track", self._on_track)
-        self.pc.on("datachannel", self._on_channel)
-        self.pc.on("connectionstatechange", self._on_state)
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _on_track(self, track: Any) -> None:
-        self._spawn(drain_audio(track, self.session) if track.kind == "audio" else drain_video(track, self.session))
-
-    def _on_channel(self, channel: Any) -> None:
-        @channel.on("message")
-        def on_message(message: Any) -> None:
-            if isinstance(message, bytes) and len(message) > MAX_CONTROL_BYTES:
-                self._spawn(self.session.send(error("too_large", "binary data channel messages are not accepted")))
-                return
-            self._spawn(self.session.receive(message))
-
-    async def _on_state(self) -> None:
-        if self.pc.connectionState in ("failed", "closed"):
-            await self.session.close(f"connection {self.pc.connectionState}")
 
     async def open(self, janus: JanusSession) -> bool:
         """Start the session and subscribe; False when the application is full."""

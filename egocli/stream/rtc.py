@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import fractions
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -110,16 +111,17 @@ async def drain_video(track: Any, session: Session) -> None:
             return
 
 
-class RtcPeer:
-    """One WebRTC connection bound to its live session."""
+class SessionPeer:
+    """A peer connection bound to one live session: its tracks drained into the session, its data channel's
+    messages received by it (oversized binary refused), the session closed when the connection fails.
+    serve's RtcPeer and the Janus agent's wearer link are both one."""
 
-    def __init__(self, session: Session, options: ServerOptions) -> None:
+    def __init__(self, session: Session, ice_servers: Sequence[str]) -> None:
         from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection
 
-        config = RTCConfiguration(iceServers=[RTCIceServer(urls=u) for u in options.ice_servers])
-        self.options = options
-        self.pc = RTCPeerConnection(configuration=config)
         self.session = session
+        self.pc = RTCPeerConnection(configuration=RTCConfiguration(
+            iceServers=[RTCIceServer(urls=u) for u in ice_servers]))
         self._tasks: set[asyncio.Task[Any]] = set()
         self.pc.on("datachannel", self._on_channel)
         self.pc.on("track", self._on_track)
@@ -131,12 +133,6 @@ class RtcPeer:
         task.add_done_callback(self._tasks.discard)
 
     def _on_channel(self, channel: Any) -> None:
-        def send(msg: dict[str, Any]) -> None:
-            if channel.readyState == "open":
-                channel.send(encode(msg))
-
-        self.session.attach(send)
-
         @channel.on("message")
         def on_message(message: Any) -> None:
             if isinstance(message, bytes) and len(message) > MAX_CONTROL_BYTES:
@@ -151,6 +147,22 @@ class RtcPeer:
         if self.pc.connectionState in ("failed", "closed"):
             await self.session.close(f"connection {self.pc.connectionState}")
             await self.pc.close()
+
+
+class RtcPeer(SessionPeer):
+    """One WebRTC connection to serve, bound to its live session; answers go back on its data channel."""
+
+    def __init__(self, session: Session, options: ServerOptions) -> None:
+        super().__init__(session, options.ice_servers)
+        self.options = options
+
+    def _on_channel(self, channel: Any) -> None:
+        def send(msg: dict[str, Any]) -> None:
+            if channel.readyState == "open":
+                channel.send(encode(msg))
+
+        self.session.attach(send)
+        super()._on_channel(channel)
 
     async def accept(self, sdp: str) -> str:
         """Apply the client's offer and return the answer SDP (ValueError on a bad offer)."""
