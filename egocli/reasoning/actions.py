@@ -51,7 +51,8 @@ CLASS: dict[str, str] = {}
 for _line in _CLASSES:
     _verbs = _line.split()
     for _v in _verbs:
-        _key = "_".join(terms.stem(p) for p in _v.split("_"))
+        _verb, *_particle = _v.split("_")  # the particle as said: 'off' is no stem of 'of'
+        _key = "_".join([terms.stem(_verb), *_particle])
         CLASS.setdefault(_key, _verbs[0])
 
 PARTICLES = frozenset({"up", "down", "away", "back", "out", "off", "on", "in"})
@@ -129,7 +130,10 @@ _CLAUSE = frozenset({",", ";", ".", ":", "and", "then", "i", "we", "you", "he", 
 
 def verbs_of(text: str, modality: str | None = None) -> set[str]:
     """The verb classes an event names: words of a verb class that open a clause or are inflected as verbs
-    ('boarding', 'took'; not the 'board' of 'put pan on board'), and the act its modality is."""
+    ('boarding', 'took'; not the 'board' of 'put pan on board'), and the act its modality is (a transcript's
+    only act is speaking)."""
+    if modality == "speech":  # what is said is not what is done: 'keep taking the tablet' is advice
+        return {SENSED[modality]}
     tokens = _tokens(text)
     out = {SENSED[modality]} if modality in SENSED else set()
     for i, tok in enumerate(tokens):

@@ -188,6 +188,7 @@ class Pool:
 
     def _fts(self, q: Query, parts: list[tuple[int | None, int | None, int | None]], k: int) -> list[Event]:
         raw = [w for w in terms.words(q.text) if w not in terms.STOP and len(w) > 1]
+        raw += terms.medicines_named(terms.stem(w) for w in raw)  # 'antibiotic' finds 'amoxicillin'
         if not raw:
             return []
         fts = " OR ".join('"' + w + '"' for w in dict.fromkeys(raw))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder, TextModel
-from egocli.reasoning import symbolic, temporal, verdict
+from egocli.reasoning import moments, symbolic, temporal, verdict
 from egocli.reasoning.answer import ANSWER_MARK, split_open
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer, approx_tokens
@@ -46,7 +46,7 @@ def check(store: Store, scope: Scope, question: str, choices: Sequence[str],
         if judgement.mode == "none":
             return Checked(judgement, None, "")
         return Checked(judgement, None, "Evidence per option:\n" + verdict.block(judgement, renderer))
-    finding = temporal.find(store, scope, question, embedder)
+    finding = moments.find(store, scope, question, embedder)
     if finding is None:
         return None
     return Checked(None, finding, f"Computed from the log: {finding.facts}")

@@ -26,6 +26,11 @@ _LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest
                         r"where did i (?:leave|put)|where(?: is|'s| are) (?:my|the|our))\b")
 """'Last time' questions, and questions about where something is now (the newest sighting answers them)."""
 _WEEK = re.compile(r"\b(last|this)\s+week\b")
+_CLOCK = r"(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?"
+_CLOCK_RANGE = re.compile(rf"\b(?:between|from)\s+{_CLOCK}\s+(?:and|to|till|until)\s+{_CLOCK}(?![\w:])")
+_CLOCK_AT = re.compile(rf"\b(?:at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])")
+POINT_PAD_MS = 5 * 60_000
+"""'What was I doing at 07:48?' looks this far either side of the time."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ class Scope:
     """A readable description of the scope."""
     notes: list[str] = field(default_factory=list)
     """Expressions recognised, for --explain."""
+    moments: tuple[tuple[int, int], ...] = ()
+    """Clock times the question names ('at 07:48': (t, t); 'between 9 and 10 am': (t1, t2)), absolute."""
 
 
 def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
@@ -184,6 +191,59 @@ def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], s
     return found
 
 
+def _hour(hh: str, mm: str | None, half: str | None) -> tuple[int, int] | None:
+    """(hour, minute) of a clock the question names; a bare number is a clock only with am/pm or o'clock."""
+    hour, minute = int(hh), int(mm) if mm else 0
+    if half is None and mm is None or hour > 24 or minute > 59:
+        return None
+    if half and half[0] in "ap" and not 1 <= hour <= 12:
+        return None
+    if half and half[0] == "p" and hour < 12:
+        hour += 12
+    elif half and half[0] == "a" and hour == 12:
+        hour = 0
+    return hour % 24, minute
+
+
+def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> list[tuple[tuple[int, int], str]]:
+    """The clock times a question names, as absolute (start, end) moments on the days it names (else the
+    latest day on which that time has passed), each with its words. A range's bare end takes the start's
+    half of the day ('from 9 to 10 am')."""
+    text = question.lower()
+    found: list[tuple[tuple[int, int], str]] = []
+    for m in _CLOCK_RANGE.finditer(text):
+        g = m.groups()
+        end = _hour(g[4], g[5], g[7]) or _hour(g[4], g[5] or "00", g[3])
+        start = _hour(g[0], g[1], g[3] or g[7]) or (_hour(g[0], "00", g[7]) if end else None)
+        if start and end:
+            found.append(((start[0] * 60 + start[1], end[0] * 60 + end[1]), m.group(0)))
+    ranged = "".join(words for _, words in found)
+    for m in _CLOCK_AT.finditer(text):
+        at = _hour(m.group(1), m.group(2), m.group(4))
+        if at and m.group(0) not in ranged:
+            found.append(((at[0] * 60 + at[1], at[0] * 60 + at[1]), m.group(0)))
+    out = []
+    for (lo, hi), words in found:
+        for midnight in _midnights(days, at_ms, lo):
+            out.append(((midnight + lo * 60_000, midnight + max(hi, lo) * 60_000), words))
+    return out
+
+
+def _midnights(days: list[tuple[int, int]], at_ms: int, minute: int) -> list[int]:
+    """Local midnights of the named days (at most 7), else of the latest day the minute has passed on."""
+    if days:
+        out = []
+        for lo, hi in days:
+            day = local(lo).replace(hour=0, minute=0, second=0, microsecond=0)
+            while to_ms(day) < hi and len(out) < 7:
+                out.append(to_ms(day))
+                day += timedelta(days=1)
+        return out
+    today = _day(local(at_ms), 0)
+    passed = to_ms(today) + minute * 60_000 <= at_ms
+    return [to_ms(today if passed else _day(local(at_ms), 1))]
+
+
 def _clip(windows: list[tuple[int, int]], lo: int | None, hi: int | None) -> list[tuple[int, int]]:
     out = []
     for start, end in windows:
@@ -204,7 +264,11 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
     named = [] if videos else relative_windows(question, at_ms)
-    notes = [words for _, words in named]
+    moments = [] if videos else clock_moments(question, at_ms, [w for w, _ in named])
+    notes = [words for _, words in named] + [words for _, words in moments]
+    if moments:  # 'this morning at 7:48': the clock narrows the day
+        named = [((lo - pad, hi + pad), words) for (lo, hi), words in moments
+                 for pad in [POINT_PAD_MS if lo == hi else 60_000]]
     windows = [w for w, _ in named]
     upper = until_ms if until_ms is not None else (at_ms + 1 if backwards or named else None)
     if windows or since_ms is not None or upper is not None:
@@ -217,4 +281,4 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     label = ", ".join(notes) if notes else ("videos " + ", ".join(v.name for v in videos.values())
                                            if videos else "the whole log")
     return Scope(tuple(windows), tuple(videos[k] for k in sorted(videos)), tuple(tags), backwards,
-                 at_ms, label, notes)
+                 at_ms, label, notes, tuple(span for span, _ in moments))

@@ -24,34 +24,36 @@ OCCURRENCE_GAP_MS = 120_000
 STAY_GAP_MS = 30 * 60_000
 """Mentions of a place or a thing this close are one stay ('at the dentist' from reception to paying)."""
 SEARCH_K = 200
+SENSED_ACTS = frozenset(actions.SENSED.values())
+"""The acts an event's modality is (seeing, speaking): an event with no other act names no act of its own."""
 """Candidates read per scope unit when counting."""
 
 _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
          r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
          r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
          r"the last time)")
-_TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
-_LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
+TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
+LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""
 _FORMS = [
-    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)" + _TAIL)),
+    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)" + TAIL)),
     ("first", re.compile(r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
-                         r"(?:the )?first time (?:that )?i) (.+?)" + _TAIL)),
-    ("first", re.compile(r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)" + _TAIL)),
+                         r"(?:the )?first time (?:that )?i) (.+?)" + TAIL)),
+    ("first", re.compile(r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)" + TAIL)),
     ("last", re.compile(r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
-                        r"what time did i(?: last)?|(?:the )?last time (?:that )?i|when last did i) (.+?)"
-                        r"(?: last| most recently)?" + _TAIL)),
-    ("last", re.compile(r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)" + _TAIL)),
-    ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + _TAIL)),
-    ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + _TAIL)),
+                        r"(?:at )?what time (?:did i|was it when i)(?: last)?|(?:the )?last time (?:that )?i|when last did i) (.+?)"
+                        r"(?: last| most recently)?" + TAIL)),
+    ("last", re.compile(r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)" + TAIL)),
+    ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + TAIL)),
+    ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + TAIL)),
     ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
-                            r"how much time did i spend) (.+?)(?: for)?" + _TAIL)),
-    ("duration", re.compile(r"^how long (?:did|was) (?:the |my )?(.+?)(?: take| last)?" + _TAIL)),
+                            r"how much time did i spend) (.+?)(?: for)?" + TAIL)),
+    ("duration", re.compile(r"^how long (?:did|was) (?:the |my )?(.+?)(?: take| last)?" + TAIL)),
     ("next", re.compile(r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
-                        r"(after|before) (?:i )?(.+?)" + _TAIL)),
-    ("next", re.compile(r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)" + _TAIL)),
+                        r"(after|before) (?:i )?(.+?)" + TAIL)),
+    ("next", re.compile(r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)" + TAIL)),
     ("where", re.compile(r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
-                         r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)" + _TAIL)),
+                         r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)" + TAIL)),
 ]
 
 
@@ -78,7 +80,7 @@ class Finding:
 
 def parse_form(question: str) -> tuple[str, tuple[str, ...]] | None:
     """(form, its phrases) for a question of a known form, else None."""
-    text = _LEAD.sub("", re.sub(r"\s+", " ", question.strip().lower()))
+    text = LEAD.sub("", re.sub(r"\s+", " ", question.strip().lower()))
     for form, pattern in _FORMS:
         m = pattern.match(text)
         if m:
@@ -93,6 +95,8 @@ class Matcher:
     def __init__(self, store: Store, scope: Scope, embedder: Embedder | None) -> None:
         self.pool = Pool(store, scope, embedder)
         self.scope = scope
+        self.tier = 0
+        """The tier of the last phrase's matches (see `_about`): 1 is a likeness of meaning only."""
         self.related: set[int] = set()
         """Events of the last phrase matched that name all its words, in whatever tier ('car parked level 2'
         goes on with 'parked at the furniture store': not what came after it)."""
@@ -101,6 +105,7 @@ class Matcher:
         """Events about the phrase, before the moment of asking, in time order (only the strongest tier
         found: 'get the carafe' does not fall back on 'set down carafe' when getting it is logged)."""
         q = self.pool.query(phrase, self.pool.rarity(phrase))
+        self.tier = 0
         if not q.terms:
             return []
         act = actions.parse(phrase, verb_first)
@@ -108,7 +113,7 @@ class Matcher:
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         tiered = [(self._about(q, e, act, compound), e) for e in found]
         self.related = {e.id for tier, e in tiered if tier >= 2}
-        best = max((tier for tier, _ in tiered), default=0)
+        best = self.tier = max((tier for tier, _ in tiered), default=0)
         return sorted((e for tier, e in tiered if tier and tier == best), key=lambda e: (e.start_ms, e.id))
 
     def between(self, a: Event, b: Event) -> int:
@@ -129,10 +134,15 @@ class Matcher:
         things = [t for t in q.terms if t != act.word and t not in terms.LIGHT
                   and (t not in actions.PARTICLES or t == act.particle)
                   and (act.verb is None or actions.CLASS.get(t) != act.verb)]
-        if (things or act.verb) and (not things or terms.recall(things, own) >= 0.99) and \
-                (act.verb is None or literal or act.verb in actions.verbs_of(ev.content, ev.modality)):
+        named = bool(things) and terms.recall(things, own) >= 0.99
+        verbs = actions.verbs_of(ev.content, ev.modality) if act.verb is not None else set()
+        bare = named and act.verb is not None and _names_only(ev.content, things)
+        if (things or act.verb) and (not things or named) and \
+                (act.verb is None or literal or act.verb in verbs or bare):
+            # an event that opens with the thing and says no act ('amoxicillin capsule with dinner') may be
+            # the act asked about as much as one saying the verb: it ranks as if it said it
             head = act.head is None or actions.names_head(ev.content, act.head, compound)
-            return 3 + 2 * head + literal
+            return 3 + 2 * head + (literal or bare)
         cosine = 0.0
         if q.vec is not None:
             vec = self.pool.vec_of(ev)
@@ -140,6 +150,16 @@ class Matcher:
         # every content word of the phrase (light verbs aside), most of them with a close meaning, or a very
         # close meaning alone: 'turn on the kettle' is not 'take the kettle'
         return 2 if plain >= 0.99 else 1 if (plain >= 0.5 and cosine >= 0.6) or cosine >= 0.72 else 0
+
+
+def _names_only(text: str, things: list[str]) -> bool:
+    """Whether a text opens with one of the things and has no word of an act ('Lisinopril tablet with water';
+    not 'toast bread', whose first word is no thing, nor 'taking a tablet')."""
+    words = terms.words(text)
+    if not words or not set(terms.terms(words[0])) & set(things):
+        return False
+    return not any(w.endswith(("ing", "ed")) or w in terms.IRREGULAR for w in words) and \
+        not actions.verbs_of(text) - SENSED_ACTS
 
 
 def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
@@ -161,9 +181,13 @@ def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
     return out
 
 
-def _duration(ms: int) -> str:
+def say_duration(ms: int) -> str:
+    """A duration as the answers say it: "45 s", "2 min 5 s", "1 h 20 min", "3 days 2 h"."""
     minutes, seconds = divmod(max(ms, 0) // 1000, 60)
     hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''} {hours} h" if hours else f"{days} day{'s' if days > 1 else ''}"
     if hours:
         return f"{hours} h {minutes} min"
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
@@ -172,9 +196,12 @@ def _duration(ms: int) -> str:
 def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -> Finding | None:
     """The finding for an open question of a known form (None: not a form computed here)."""
     parsed = parse_form(question)
-    if parsed is None:
-        return None
-    form, phrases = parsed
+    return None if parsed is None else find_parsed(store, scope, *parsed, embedder)
+
+
+def find_parsed(store: Store, scope: Scope, form: str, phrases: tuple[str, ...],
+                embedder: Embedder | None) -> Finding:
+    """The finding for a parsed question of one of this module's forms."""
     matcher = Matcher(store, scope, embedder)
     stamp = Renderer(scope.videos, scope.at_ms).stamp
     if form == "order":
@@ -222,12 +249,12 @@ def _took(groups: list[list[Event]], phrase: str, stamp) -> Finding:
     last = groups[-1]
     took = max(e.end_ms for e in last) - last[0].start_ms
     total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
-    more = len(groups) > 1 and _duration(total) != _duration(took)
-    text = (f"{_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
+    more = len(groups) > 1 and say_duration(total) != say_duration(took)
+    text = (f"{say_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
             f"{stamp(max(e.end_ms for e in last), last[0].source_id)}"
-            + (f" (the last of {len(groups)} times; {_duration(total)} in all)." if more else "."))
-    return Finding("duration", text, (last[0],), f"{phrase}: the last time took {_duration(took)}"
-                   + (f"; {len(groups)} times, {_duration(total)} in all" if len(groups) > 1 else ""))
+            + (f" (the last of {len(groups)} times; {say_duration(total)} in all)." if more else "."))
+    return Finding("duration", text, (last[0],), f"{phrase}: the last time took {say_duration(took)}"
+                   + (f"; {len(groups)} times, {say_duration(total)} in all" if len(groups) > 1 else ""))
 
 
 def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
@@ -260,10 +287,10 @@ def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:
                    for evs in by_source.values())
     total = sum(end - start for start, end, _ in parts)
     first = parts[0][2]
-    text = (f"Nothing in the log names \"{phrase}\"; you recorded {_duration(total)} then, from "
+    text = (f"Nothing in the log names \"{phrase}\"; you recorded {say_duration(total)} then, from "
             f"{stamp(parts[0][0], first.source_id)} to {stamp(parts[-1][1], parts[-1][2].source_id)}.")
     return Finding("duration", text, (first,), f"no event names {phrase}; recordings of that time: "
-                   f"{_duration(total)} in all")
+                   f"{say_duration(total)} in all")
 
 
 MODALITY_NOUNS = {"note": "note", "notes": "note", "reminder": "tool", "transcript": "speech"}

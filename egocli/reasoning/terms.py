@@ -6,6 +6,8 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 
+from egocli.reasoning.medicines import KINDS
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 STOP = frozenset(
     "a an and are as at be been being but by can could did do does doing done for from had has have having he "
@@ -83,6 +85,19 @@ def stem(word: str) -> str:
     return w
 
 
+_MEDICINE = {name: [*(stem(w) for w in kind.split()), "medication"] for kind, names in KINDS.items()
+             for name in names}
+"""A medicine's name -> the terms of its kind ('lisinopril' -> blood, pressur, medication)."""
+_KIND_TERMS = {tuple(stem(w) for w in kind.split()): names for kind, names in KINDS.items() if kind != "water"}
+
+
+def medicines_named(stems: Iterable[str]) -> list[str]:
+    """The medicines of the kinds a text names by purpose ('blood pressure tablet' -> lisinopril, ...): words
+    to search for beside the text's own ('water' names no kind on its own: a glass of water)."""
+    have = set(stems)
+    return [name for kind, names in _KIND_TERMS.items() if set(kind) <= have for name in names]
+
+
 def words(text: str) -> list[str]:
     """Lower-case word tokens (possessive 's dropped)."""
     return [t.split("'")[0] for t in _TOKEN.findall(text.lower())]
@@ -99,6 +114,7 @@ def stem_all(text: str) -> list[str]:
             continue
         s = stem(w)
         out.append(SYNONYMS.get(w, SYNONYMS.get(s, s)))
+        out.extend(_MEDICINE.get(w, ()))  # 'lisinopril' is also a blood pressure medication
     return out
 
 

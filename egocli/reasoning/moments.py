@@ -1,0 +1,253 @@
+"""Open questions about moments and comparisons, computed in code beside temporal.py's forms: whether
+something happened at all ('did I take my pills today?'), which of two things came first, how long between
+two things or since one, what was going on at a clock time, the first or last thing of a stretch of time,
+and what was done with a verb ('what did I measure this morning?').
+
+`find` tries these forms first and falls back on temporal.py's; the question reaches both without the time
+words the scope has already read ('at 07:48', 'yesterday'), so they never become part of a phrase."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from egocli.models.base import Embedder
+from egocli.reasoning import temporal
+from egocli.reasoning.scope import Scope
+from egocli.reasoning.tcot import Renderer
+from egocli.reasoning.temporal import Finding, Matcher, occurrences, say_duration
+from egocli.store import Event, EventFilter, Store
+from egocli.store import windows as store_windows
+from egocli.timeutil import local, to_ms
+
+_TAIL = temporal.TAIL
+_THE = r"(?:i |my |the |a |an )?"
+_FORMS = [
+    ("which", re.compile(rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) first\W+{_THE}(.+?),? or "
+                         rf"{_THE}(.+?)" + _TAIL)),
+    ("which", re.compile(rf"^did i (.+?),? or {_THE}(.+?) first" + _TAIL)),
+    ("ago", re.compile(r"^how long ago (?:did|was it that|have) i (.+?)" + _TAIL)),
+    ("gap", re.compile(rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i "
+                       r"(.+?)" + _TAIL)),
+    ("gap", re.compile(rf"^how (?:long|much time)(?: passed| was there| went by| was it| elapsed)? (between) "
+                       rf"{_THE}(.+?) and {_THE}(.+?)" + _TAIL)),
+    ("edge", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final) (?:thing|activity) (?:that )?"
+                        r"i (?:did|do|was doing)" + _TAIL)),
+    ("edge", re.compile(r"^what did i do (first|last)" + _TAIL)),
+    ("at", re.compile(r"^(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
+                      r"did i see|was i looking at|was i with)" + _TAIL)),
+    ("exists", re.compile(r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)" + _TAIL)),
+    ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)" + _TAIL)),
+]
+FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
+REMEMBERED = re.compile(r"^(?:remember|manage|get) to (.+)$")
+POINT_NEAR_MS = 2 * 60_000
+"""'What was I doing at 07:48?': the events this close to the time answer it."""
+SHOWN = 6
+"""Events a listing answer names at most."""
+_WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside) (?=\w)")
+"""Events a listing answer names at most."""
+
+
+def without_time_words(question: str, scope: Scope) -> str:
+    """The question less the time words its scope has read ('at 07:48', 'yesterday')."""
+    text = re.sub(r"\s+", " ", question.strip().lower())
+    for words in sorted(scope.notes, key=len, reverse=True):
+        if words in text:
+            text = text.replace(words, " ")
+    return re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,")
+
+
+def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ...]] | None:
+    """(form, its phrases) for a question of a form answered here, else temporal.py's, else None."""
+    text = without_time_words(question, scope) if scope is not None else re.sub(r"\s+", " ", question.lower()).strip()
+    text = temporal.LEAD.sub("", text)
+    for form, pattern in _FORMS:
+        m = pattern.match(text)
+        if m and (form != "at" or (scope is not None and scope.moments) or scope is None and re.search(r"\d", text)):
+            if form == "exists" and re.search(r" (?:before|after|or) ", m.group(1)):
+                continue  # 'did I X before Y' (temporal.py) / 'did I X or Y'
+            return form, tuple(g.strip(" ?.,") for g in m.groups())
+    return temporal.parse_form(text)
+
+
+def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -> Finding | None:
+    """The finding for an open question of a known form (None: no form computed in code)."""
+    parsed = parse(question, scope)
+    if parsed is None:
+        return None
+    form, phrases = parsed
+    stamp = Renderer(scope.videos, scope.at_ms).stamp
+    if form == "at":
+        return _at(store, scope, stamp)
+    if form == "edge":
+        return _edge(store, scope, phrases[0], stamp)
+    matcher = Matcher(store, scope, embedder)
+    if form == "exists":
+        return _exists(matcher, phrases[0], stamp)
+    if form == "which":
+        return _which(matcher, phrases, stamp)
+    if form in ("ago", "gap"):
+        return _gap(matcher, form, phrases, stamp)
+    if form == "list":
+        return _list(matcher, phrases[0], stamp)
+    return temporal.find_parsed(store, scope, form, phrases, embedder)
+
+
+def _bouts(matcher: Matcher, phrase: str) -> list[list[Event]]:
+    found = matcher.matches(phrase)
+    return occurrences(found, between=matcher.between) if found else []
+
+
+def _nothing(form: str, phrase: str) -> Finding:
+    return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
+
+
+def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
+    """'Did I X?': yes with how often and when last, or no; a likeness of meaning only is said as such."""
+    forgot = FORGOT.match(phrase)
+    phrase = forgot.group(1) if forgot else (m.group(1) if (m := REMEMBERED.match(phrase)) else phrase)
+    groups = _bouts(matcher, phrase)
+    where = "" if not matcher.scope.windows else f" ({matcher.scope.label})"
+    if not groups:
+        word = "Yes, you forgot" if forgot else "No"
+        return Finding("exists", f"{word}: nothing in the log about \"{phrase}\"{where}.", (),
+                       f"no event about {phrase}{where}: so {word.lower()}")
+    last = groups[-1][-1]
+    when = stamp(last.start_ms, last.source_id)
+    if matcher.tier <= 1:
+        return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
+                       f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
+                       f"{last.content}")
+    times = f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
+    word = "No, you did it" if forgot else "Yes"
+    return Finding("exists", f"{word}: {times}{where}, the last at {when}: {last.content}.", (last,),
+                   f"{phrase}: yes, {times}{where}; last at {when}: {last.content}")
+
+
+def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str]) -> Finding:
+    """'Which did I do first, A or B?': the first time of each on the latest day both happen."""
+    a, b = phrases
+    found_a, found_b = matcher.matches(a), matcher.matches(b)
+    if not found_a or not found_b:
+        return _nothing("which", a if not found_a else b)
+    both = sorted({local(e.start_ms).date() for e in found_a} & {local(e.start_ms).date() for e in found_b})
+    if both:
+        found_a = [e for e in found_a if local(e.start_ms).date() == both[-1]]
+        found_b = [e for e in found_b if local(e.start_ms).date() == both[-1]]
+    (first, ef), (then, et) = sorted([(a, found_a[0]), (b, found_b[0])], key=lambda p: (p[1].start_ms, p[1].id))
+    tf, tt = stamp(ef.start_ms, ef.source_id), stamp(et.start_ms, et.source_id)
+    return Finding("which", f"{first.capitalize()} first: {tf}: {ef.content}; then {then}: {tt}: {et.content}.",
+                   (ef, et), f"{first} first, at {tf} ({ef.content}); {then} later, at {tt} ({et.content})")
+
+
+def _gap(matcher: Matcher, form: str, phrases: tuple[str, ...],
+         stamp: Callable[[int, int | None], str]) -> Finding:
+    """'How long ago did I X?', 'how long after X did I Y?', 'how long between X and Y?'."""
+    if form == "ago":
+        groups = _bouts(matcher, phrases[0])
+        if not groups:
+            return _nothing("ago", phrases[0])
+        last = groups[-1][-1]
+        ago, when = say_duration(matcher.scope.at_ms - last.start_ms), stamp(last.start_ms, last.source_id)
+        return Finding("ago", f"{ago} ago, at {when}: {last.content}.", (last,),
+                       f"{phrases[0]}: last at {when} ({last.content}), {ago} before now")
+    relation, x, y = phrases
+    xs, ys = matcher.matches(x), matcher.matches(y)
+    if not xs or not ys:
+        return _nothing("gap", x if not xs else y)
+    pairs = _pairs(xs, ys, relation)
+    if not pairs:
+        return Finding("gap", f"No \"{y}\" {relation} \"{x}\" in the log.", (xs[-1],), f"no {y} {relation} {x}")
+    ex, ey = pairs[-1]
+    took, tx, ty = say_duration(abs(ey.start_ms - ex.start_ms)), stamp(ex.start_ms, ex.source_id), \
+        stamp(ey.start_ms, ey.source_id)
+    return Finding("gap", f"{took}: {tx}: {ex.content}; {ty}: {ey.content}.", (ex, ey),
+                   f"{x} at {tx} ({ex.content}); {y} at {ty} ({ey.content}); {took} apart")
+
+
+def _pairs(xs: list[Event], ys: list[Event], relation: str) -> list[tuple[Event, Event]]:
+    """For each x, its y: the first y after it ('after'), the last before it ('before'), or the nearest
+    ('between'); only pairs on one day, in the order of the x."""
+    out = []
+    for ex in xs:
+        day = [e for e in ys if local(e.start_ms).date() == local(ex.start_ms).date() and e.id != ex.id]
+        later = [e for e in day if e.start_ms > ex.start_ms]
+        earlier = [e for e in day if e.start_ms < ex.start_ms]
+        if relation == "after" and later:
+            out.append((ex, later[0]))
+        elif relation == "before" and earlier:
+            out.append((ex, earlier[-1]))
+        elif relation == "between" and day:
+            out.append((ex, min(day, key=lambda e: abs(e.start_ms - ex.start_ms))))
+    if relation == "after":  # the x closest before its y: 'turned off the hob' the last time before the ginger
+        out = [(ex, ey) for ex, ey in out if not any(ex.start_ms < o.start_ms < ey.start_ms for o, _ in out)]
+    return out
+
+
+def _at(store: Store, scope: Scope, stamp: Callable[[int, int | None], str]) -> Finding:
+    """'What was I doing at 07:48 / between 9 and 10?': the events at that time, the nearest for a point."""
+    shown: list[Event] = []
+    for lo, hi in scope.moments:
+        if lo == hi:
+            near = store_windows.overlapping(store, lo - POINT_NEAR_MS, lo + POINT_NEAR_MS, None, 200)
+            near = sorted(near, key=lambda e: abs(e.start_ms - lo))[:SHOWN] or _nearest(store, lo)
+        else:
+            near = _spread(store_windows.overlapping(store, lo, hi + 60_000, None, 2000))
+        shown += sorted(near, key=lambda e: (e.start_ms, e.id))
+    when = ", ".join(stamp(lo, None) if lo == hi else f"{stamp(lo, None)}-{stamp(hi, None)}" for lo, hi in scope.moments)
+    if not shown:
+        return Finding("at", f"Nothing recorded around {when}.", (), f"nothing recorded around {when}")
+    lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    return Finding("at", f"Around {when}: {lines}.", tuple(shown), f"events around {when}: {lines}")
+
+
+def _nearest(store: Store, at_ms: int, reach_ms: int = 30 * 60_000) -> list[Event]:
+    """The nearest event before and after a moment within reach (a time nothing was recorded at)."""
+    before = list(store.events(EventFilter(since_ms=at_ms - reach_ms, until_ms=at_ms, limit=1), newest_first=True))
+    after = list(store.events(EventFilter(since_ms=at_ms, until_ms=at_ms + reach_ms, limit=1)))
+    return before + after
+
+
+def _spread(events: list[Event], count: int = SHOWN) -> list[Event]:
+    """Up to `count` events with distinct texts, spread over a stretch of time."""
+    seen: dict[str, Event] = {}
+    for ev in events:
+        seen.setdefault(ev.content.strip().lower(), ev)
+    distinct = list(seen.values())
+    if len(distinct) <= count:
+        return distinct
+    step = len(distinct) / count
+    return [distinct[int(i * step)] for i in range(count)]
+
+
+def _edge(store: Store, scope: Scope, which: str, stamp: Callable[[int, int | None], str]) -> Finding:
+    """'What was the first / last thing I did (this morning)?': the scope's first or last event, today's
+    without a named time."""
+    spans = scope.windows or ((to_ms(local(scope.at_ms).replace(hour=0, minute=0, second=0, microsecond=0)),
+                               scope.at_ms + 1),)
+    lo, hi = min(s for s, _ in spans), min(max(e for _, e in spans), scope.at_ms + 1)
+    newest = which != "first"
+    found = list(store.events(EventFilter(since_ms=lo, until_ms=hi, limit=1), newest_first=newest))
+    if not found:
+        return Finding("edge", f"Nothing recorded {scope.label if scope.windows else 'today'}.", (),
+                       "nothing recorded then")
+    ev = found[0]
+    when = stamp(ev.start_ms, ev.source_id)
+    return Finding("edge", f"{which.capitalize()}: {when}: {ev.content}.", (ev,),
+                   f"the {which} event {scope.label if scope.windows else 'today'}: {when}: {ev.content}")
+
+
+def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
+    """'What did I measure / buy at the market?': the distinct events of that action, in time order."""
+    phrase = _WHAT_INTO.sub(r"\1 ", phrase)  # 'put in the jug': what was put, the jug being where
+    found = matcher.matches(phrase)
+    if not found or matcher.tier <= 1:
+        return _nothing("list", phrase) if not found else Finding(
+            "list", f"Nothing names \"{phrase}\"; the closest: {stamp(found[-1].start_ms, found[-1].source_id)}: "
+            f"{found[-1].content}.", (found[-1],), f"no event names {phrase}; the closest: {found[-1].content}")
+    shown = _spread(found)
+    lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    more = len({e.content.strip().lower() for e in found})
+    count = f" ({more} different, {SHOWN} shown)" if more > len(shown) else ""
+    return Finding("list", f"{lines}{count}.", tuple(shown), f"{phrase}: {lines}{count}")

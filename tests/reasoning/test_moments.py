@@ -1,0 +1,128 @@
+"""Open questions of the forms moments.py computes (whether something happened, which came first, how long
+between or since, what went on at a clock time, the first or last thing, what was done with a verb), over an
+ordinary day that is not a kitchen (real store, real MiniLM), and the clock times a question's scope reads."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.reasoning import actions, asker, moments
+from egocli.reasoning.scope import parse_scope
+from egocli.store import NewEvent, Store
+from egocli.timeutil import format_local, parse_time_ms
+
+from .minilm import indexed
+
+AT = parse_time_ms("2026-11-20T19:00:00")
+DAY = [  # (clock, modality, text)
+    ("07:05:00", "visual", "alarm clock ringing, getting out of bed"),
+    ("07:20:00", "visual", "taking the blue blood pressure pill with a glass of water"),
+    ("07:30:00", "visual", "making coffee in the kitchen"),
+    ("07:45:00", "visual", "locking the front door with the brass key"),
+    ("08:10:00", "visual", "boarding bus 12 to town"),
+    ("09:00:00", "visual", "queueing at the pharmacy counter"),
+    ("09:05:00", "visual", "buying plasters and cough syrup at the pharmacy"),
+    ("09:30:00", "visual", "reading the newspaper at the corner cafe"),
+    ("10:15:00", "speech", "Hi Maria, see you at lunch then"),
+    ("12:30:00", "visual", "eating tomato soup with Maria at the cafe"),
+    ("14:00:00", "visual", "buying bread and apples at the market"),
+    ("17:50:00", "visual", "turning on the oven for the pie"),
+    ("18:30:00", "visual", "switching off the oven, pie on the rack"),
+]
+
+
+@pytest.fixture(scope="module")
+def day() -> tuple[Store, object]:
+    store = Store.open(None)
+    stamp = "2026-11-20T"
+    store.add_events([NewEvent(parse_time_ms(stamp + c), parse_time_ms(stamp + c) + 20_000, m, t)
+                      for c, m, t in DAY])
+    return store, indexed(store)
+
+
+def _ask(day, question: str) -> asker.Answer:
+    store, emb = day
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, emb), req)
+
+
+def _cited(answer: asker.Answer) -> list[str]:
+    return [c.time[11:16] for c in answer.citations]
+
+
+@pytest.mark.parametrize(("question", "form"), [
+    ("Did I take my pills this morning?", "exists"), ("have I fed the cat today", "exists"),
+    ("Which did I do first, buy bread or read the paper?", "which"), ("did I eat or read first", "which"),
+    ("How long ago did I switch off the oven?", "ago"),
+    ("How long after boarding the bus did I buy the plasters?", "gap"),
+    ("how much time passed between the coffee and the bus", "gap"),
+    ("What was the first thing I did today?", "edge"), ("what did I do last", "edge"),
+    ("What was I doing at 9:30?", "at"), ("What did I buy at the market?", "list"),
+    ("Did I lock the door before I took the bus?", "order"),  # temporal.py's forms still reached
+    ("When did I last turn off the oven?", "last"), ("At what time did I lock the door?", "last"),
+    ("what did I do after the pharmacy", "next"), ("What did I do this morning?", None),
+])
+def test_forms(question, form):
+    parsed = moments.parse(question, parse_scope(question, AT))
+    assert (parsed[0] if parsed else None) == form
+
+
+def test_clock_times_in_the_scope():
+    point = parse_scope("What was I doing at 9.30 am?", AT)
+    assert [format_local(lo) for lo, _ in point.moments] == ["2026-11-20 09:30:00"]
+    assert point.windows[0][0] < point.moments[0][0] < point.windows[0][1]
+    yesterday = parse_scope("what happened at 3 pm yesterday", AT)
+    assert format_local(yesterday.moments[0][0]) == "2026-11-19 15:00:00"
+    later = parse_scope("what was I doing at 21:30", AT)  # not yet 21:30 today: yesterday's
+    assert format_local(later.moments[0][0]) == "2026-11-19 21:30:00"
+    span = parse_scope("what did I do from 9 to 10 am", AT)
+    assert [(format_local(lo)[11:], format_local(hi)[11:]) for lo, hi in span.moments] == [("09:00:00", "10:00:00")]
+    for plain in ("where is bay 47", "did I take bus 12 at 4", "level 4 at the garage"):
+        assert parse_scope(plain, AT).moments == ()
+
+
+def test_a_particle_is_kept_as_said():
+    assert actions.parse("turned off the oven").verb == actions.parse("switch off the oven").verb == "turn_off"
+    assert actions.verbs_of("switching off the oven, pie on the rack") >= {"turn_off"}
+
+
+@pytest.mark.slow
+def test_whether_it_happened(day):
+    pills = _ask(day, "Did I take my pills this morning?")
+    assert pills.text.startswith("Yes") and _cited(pills) == ["07:20"]
+    cat = _ask(day, "did I feed the cat today")
+    assert cat.text.startswith("No") and not cat.citations
+    door = _ask(day, "Did I forget to lock the front door?")
+    assert door.text.startswith("No, you did it") and _cited(door) == ["07:45"]
+
+
+@pytest.mark.slow
+def test_which_first_and_how_long_between(day):
+    which = _ask(day, "Which did I do first, buy bread or read the newspaper?")
+    assert which.text.lower().startswith("read the newspaper first")
+    gap = _ask(day, "How long after boarding the bus did I buy the plasters?")
+    assert gap.text.startswith("55 min") and _cited(gap) == ["08:10", "09:05"]
+    ago = _ask(day, "How long ago did I switch off the oven?")
+    assert ago.text.startswith("30 min 0 s ago") and _cited(ago) == ["18:30"]
+    last = _ask(day, "When did I last turn off the oven?")  # switching off, not turning on
+    assert _cited(last) == ["18:30"]
+
+
+@pytest.mark.slow
+def test_at_a_clock_time_and_the_first_and_last_thing(day):
+    at = _ask(day, "What was I doing at 9:30?")
+    assert _cited(at) == ["09:30"] and "newspaper" in at.text
+    span = _ask(day, "What did I do between 9 and 10 am?")
+    assert _cited(span) == ["09:00", "09:05", "09:30"]
+    assert _cited(_ask(day, "What was the first thing I did today?")) == ["07:05"]
+    assert _cited(_ask(day, "what was the last thing I did this morning")) == ["10:15"]
+    nothing = _ask(day, "What was I doing at 3 am?")
+    assert nothing.text.startswith("Nothing recorded")
+
+
+@pytest.mark.slow
+def test_what_was_done_with_a_verb(day):
+    bought = _ask(day, "What did I buy today?")
+    assert _cited(bought) == ["09:05", "14:00"]
+    market = _ask(day, "What did I buy at the market?")
+    assert _cited(market) == ["14:00"] and "apples" in market.text
