@@ -20,6 +20,8 @@ Gold kinds (a dict with "kind" and its fields):
   word (letters around it end the match), an alternative's plural or its past/gerund forms counting. A
   parenthesis starting "(after ..." or "(before ..." names the moment the answer was counted from, not the
   answer, and is left out.
+- ``first``: ``{"first": [alternative, ...], "then": [...]}``. The answer names one of the first's
+  alternatives before any of the then's ('Which came first, X or Y?': "the onion first, then the pan").
 - ``duration``: ``{"ms": int, "rel": 0.3, "abs_s": 5}``. A duration in the answer ("45 seconds", "2 minutes",
   "1 min 20 s", "an hour and a half", or two clock times "from 09:01:10 to 09:01:40") within
   max(abs_s, rel x gold) of the gold.
@@ -53,9 +55,10 @@ _NUMBER_WORDS = {"zero": 0, "none": 0, "never": 0, "once": 1, "one": 1, "a singl
                  "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
 _YES = re.compile(r"\b(yes|yeah|yep|correct|indeed)\b", re.I)
 _NO = re.compile(r"\b(no|not|didn't|did not|never|nope|afterwards|only after)\b", re.I)
-_UNITS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600}
+_UNITS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
+          "day": 86400}
 _DURATION = re.compile(r"(\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|twenty|thirty|forty|fifty|half an?)\s*"
-                       r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b", re.I)
+                       r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?)\b", re.I)
 
 
 def is_nothing(answer: str) -> bool:
@@ -78,11 +81,21 @@ def check(answer: str, gold: dict, at_ms: int, question: str = "") -> bool:
     if kind == "words":
         said = ANCHOR.sub(" ", answer)
         return all(any(has_word(said, alt) for alt in group) for group in gold["all"])
+    if kind == "first":
+        said = ANCHOR.sub(" ", answer)
+        return _first_at(said, gold["first"]) < _first_at(said, gold["then"])
     if kind == "duration":
         got = duration_s(answer)
         limit = max(gold.get("abs_s", 5), gold.get("rel", 0.3) * gold["ms"] / 1000)
         return got is not None and abs(got - gold["ms"] / 1000) <= limit
     raise ValueError(f"unknown gold kind {kind!r}")
+
+
+def _first_at(answer: str, words: list[str]) -> float:
+    """Where the answer first names one of the words (any of their forms); infinity when it names none."""
+    spots = [m.start() for w in words for form in word_forms(w)
+             for m in re.finditer(rf"(?<![a-z]){re.escape(form)}(?![a-z])", answer.lower())]
+    return min(spots, default=float("inf"))
 
 
 def clock_times(answer: str) -> list[tuple[int, int, int | None, int]]:

@@ -25,7 +25,8 @@ def make_all(week: Week, rng: random.Random, per_form: int) -> list[Question]:
     """All forms, `per_form` questions each (half as many 'how long'), ids stable for a seed."""
     makers: list[tuple[str, Callable[..., list[Question]], int]] = [
         ("last", last, per_form), ("where", where, per_form), ("after", after, per_form),
-        ("count", count, per_form), ("order", order, per_form), ("duration", duration, max(1, per_form // 2))]
+        ("count", count, per_form), ("order", order, per_form), ("duration", duration, max(1, per_form // 2)),
+        ("exists", exists, per_form), ("which", which, per_form), ("ago", ago, max(1, per_form // 2))]
     out = []
     for form, maker, n in makers:
         made = maker(week, random.Random(f"{rng.random()}-{form}"), n)
@@ -239,3 +240,84 @@ def duration(week: Week, rng: random.Random, n: int) -> list[Question]:
             gold = {"kind": "duration", "ms": hi - lo, "rel": 0.15, "abs_s": 120}
             out.append(_record(text, placed[1], gold, [edge[0], max(edge, key=lambda x: x.end_ms)]))
     return out
+
+
+def exists(week: Week, rng: random.Random, n: int) -> list[Question]:
+    """'Did I X on day D?': yes when X was narrated that day; no when it was narrated on other days only."""
+    out = []
+    for key in _candidates(week, rng, lambda k: True):
+        days = sorted({x.day for x in week.by_key[key]})
+        yes = rng.random() < 0.5
+        alike = {(v, o) for v in week.synonyms("verb", key[0]) for o in week.synonyms("noun", key[1])}
+        said = {x.day for x in week.all if (x.verb, x.noun) in alike}  # 'shut the freezer' is closing it
+        pool = days if yes else [d for d in sorted(week.sessions) if d not in said and d > days[0]]
+        if not pool:
+            continue
+        day = rng.choice(pool)
+        placed = _later_gap(week, rng, day, lambda d: True)
+        if placed is None or (local(placed[1]).date() - local(week.sessions[day][0]).date()).days > 6:
+            continue
+        slots = phrasing.actions_of(rng, week.action(key))
+        text = phrasing.fill(rng, phrasing.EXISTS, scope=_scope(week, rng, day, placed[1]), **slots)
+        evidence = [x for x in week.by_key[key] if x.day == day] if yes else week.by_key[key][:1]
+        out.append(_record(text, placed[1], {"kind": "yesno", "yes": yes}, evidence, action=list(key)))
+        if len(out) == n:
+            break
+    return out
+
+
+def which(week: Week, rng: random.Random, n: int) -> list[Question]:
+    """'Which did I do first, X or Y?': X and Y of different things, the same day, every X before every Y."""
+    keys = _candidates(week, rng, lambda k: True)
+    out, used = [], set()
+    for a in keys:
+        day = rng.choice(sorted({x.day for x in week.by_key[a]}))
+        others = [b for b in keys if b != a and b[1] != a[1] and b not in used and a not in used
+                  and any(x.day == day for x in week.by_key[b]) and not set(_noun_words(week, b[1])) &
+                  set(_noun_words(week, a[1]))]
+        rng.shuffle(others)
+        for b in others[:6]:
+            xa = [x for x in week.by_key[a] if x.day == day]
+            xb = [x for x in week.by_key[b] if x.day == day]
+            if xa[-1].start_ms + MIN_GAP_MS > xb[0].start_ms and xb[-1].start_ms + MIN_GAP_MS > xa[0].start_ms:
+                continue
+            first, then = (a, b) if xa[0].start_ms < xb[0].start_ms else (b, a)
+            placed = _later_gap(week, rng, day, lambda d: True)
+            elsewhere = any(x.day != day and x.start_ms < placed[1] for x in week.by_key[a] + week.by_key[b])
+            scope = _scope(week, rng, day, placed[1]) if elsewhere else ""
+            sa, sb = phrasing.actions_of(rng, week.action(a)), phrasing.actions_of(rng, week.action(b))
+            text = phrasing.fill(rng, phrasing.WHICH, scope=scope, a_base=sa["base"], b_base=sb["base"],
+                                 a_ing=sa["ing"], b_ing=sb["ing"])
+            gold = {"kind": "first", "first": _noun_words(week, first[1]), "then": _noun_words(week, then[1])}
+            out.append(_record(text, placed[1], gold, [xa[0], xb[0]], action=list(a), then=list(b)))
+            used |= {a, b}
+            break
+        if len(out) == n:
+            break
+    return out
+
+
+def ago(week: Week, rng: random.Random, n: int) -> list[Question]:
+    """'How long ago did I X?': gold = the question's time less the newest X before it."""
+    out = []
+    for key in _candidates(week, rng, lambda k: True):
+        day = rng.choice(sorted({x.day for x in week.by_key[key]}))
+        placed = _later_gap(week, rng, day, lambda d: True)
+        if placed is None:
+            continue
+        last = week.before(key, placed[1])[-1]
+        slots = phrasing.actions_of(rng, week.action(key))
+        text = phrasing.fill(rng, phrasing.AGO, **slots)
+        gold = {"kind": "duration", "ms": placed[1] - last.start_ms, "rel": 0.02, "abs_s": 90}
+        out.append(_record(text, placed[1], gold, [last], action=list(key)))
+        if len(out) == n:
+            break
+    return out
+
+
+def _noun_words(week: Week, noun: str) -> list[str]:
+    """A noun's synonyms as an answer may say them: 'cutting board' and its head 'board'."""
+    out = []
+    for syn in week.synonyms("noun", noun):
+        out += [phrasing.noun_text(syn), syn.split(":")[0].replace("_", " ")]
+    return sorted(set(out))

@@ -26,6 +26,10 @@ COUNT = ["How many times did I {base}{scope}?", "How often did I {base}{scope}?"
          "Count how many times I {past}{scope}."]
 ORDER = ["Did I {a_base} before I {b_past}{scope}?", "Did I {a_base} before {b_ing}{scope}?",
          "{Scope}did I {a_base} before I {b_past}?", "did i {a_base} before {b_ing}{scope}"]
+EXISTS = ["Did I {base}{scope}?", "Have I {past}{scope}?", "did i {base}{scope}", "Did I {base} at all{scope}?"]
+WHICH = ["Which did I do first, {a_base} or {b_base}{scope}?", "What did I do first: {a_base} or {b_base}?",
+         "did I {a_base} or {b_base} first{scope}", "Which came first, {a_ing} or {b_ing}?"]
+AGO = ["How long ago did I {base}?", "how long ago did i last {base}", "How long ago was it that I {past}?"]
 HOW_LONG = ["How long did I {base} for?", "How long did {ing} take me?", "For how long did I {base}?",
             "how long was I {ing}"]
 SESSION = ["How long was I in the kitchen{scope}?", "How much time did I spend in the kitchen{scope}?",

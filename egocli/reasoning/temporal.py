@@ -129,7 +129,8 @@ class Matcher:
         own = set(self.pool.terms_of(ev))
         heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
         plain = terms.recall(heavy, own)
-        literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own)
+        literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
+            and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
         # the things acted on, less words the verb already says ('ride my bike' is cycling)
         things = [t for t in q.terms if t != act.word and t not in terms.LIGHT
                   and (t not in actions.PARTICLES or t == act.particle)

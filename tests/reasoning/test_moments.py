@@ -24,7 +24,9 @@ DAY = [  # (clock, modality, text)
     ("09:05:00", "visual", "buying plasters and cough syrup at the pharmacy"),
     ("09:30:00", "visual", "reading the newspaper at the corner cafe"),
     ("10:15:00", "speech", "Hi Maria, see you at lunch then"),
+    ("12:10:00", "speech", "the doctor said keep taking the antibiotic three times a day"),
     ("12:30:00", "visual", "eating tomato soup with Maria at the cafe"),
+    ("13:00:00", "visual", "Amoxicillin capsule with a glass of water"),
     ("14:00:00", "visual", "buying bread and apples at the market"),
     ("17:50:00", "visual", "turning on the oven for the pie"),
     ("18:30:00", "visual", "switching off the oven, pie on the rack"),
@@ -126,3 +128,11 @@ def test_what_was_done_with_a_verb(day):
     assert _cited(bought) == ["09:05", "14:00"]
     market = _ask(day, "What did I buy at the market?")
     assert _cited(market) == ["14:00"] and "apples" in market.text
+
+
+@pytest.mark.slow
+def test_a_medicine_by_what_it_is_for_and_advice_is_no_act(day):
+    last = _ask(day, "When did I last take an antibiotic?")  # the capsule, not the doctor's advice at 12:10
+    assert _cited(last) == ["13:00"]
+    assert _ask(day, "how many antibiotics did I take today").text.startswith("1 time")
+    assert _cited(_ask(day, "did I take my blood pressure tablet")) == ["07:20"]
