@@ -67,7 +67,8 @@ def test_words_take_plurals_and_verb_forms_but_not_parts_of_words() -> None:
 
 @pytest.mark.parametrize("answer, seconds", [("45 seconds", 45), ("about 2 minutes", 120), ("1 min 20 s", 80),
                                              ("an hour and a half", 5400), ("from 09:01:10 to 09:01:40", 30),
-                                             ("1 hour and 45 minutes", 6300), ("half an hour", 1800)])
+                                             ("1 hour and 45 minutes", 6300), ("half an hour", 1800),
+                                             ("2 days 3 h ago", 183600)])
 def test_durations(answer: str, seconds: float) -> None:
     assert checker.duration_s(answer) == seconds
 
@@ -85,3 +86,10 @@ def test_verb_forms_and_plurals() -> None:
     assert checker.verb_forms("dry") == ("dried", "dried", "drying")
     assert [checker.plural(w) for w in ("potato", "knife", "dish", "berry", "cup")] == \
         ["potatoes", "knives", "dishes", "berries", "cups"]
+
+
+def test_which_came_first() -> None:
+    gold = {"kind": "first", "first": ["onion"], "then": ["pan", "saucepan"]}
+    assert checker.check("You sliced the onions first (07:35), then washed the saucepan.", gold, AT)
+    assert not checker.check("The pan first: 07:30; then the onion at 07:35.", gold, AT)
+    assert not checker.check("You washed the pan.", gold, AT)  # the first thing is never named
