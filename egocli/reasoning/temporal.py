@@ -48,7 +48,8 @@ _FORMS = [
     ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + TAIL)),
     ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
                             r"how much time did i spend) (.+?)(?: for)?" + TAIL)),
-    ("duration", re.compile(r"^how long (?:did|was) (?:the |my )?(.+?)(?: take| last)?" + TAIL)),
+    ("duration", re.compile(r"^how long did it take (?:me )?to (.+?)" + TAIL)),
+    ("span", re.compile(r"^how long (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last)?" + TAIL)),
     ("next", re.compile(r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
                         r"(after|before) (?:i )?(.+?)" + TAIL)),
     ("next", re.compile(r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)" + TAIL)),
@@ -209,7 +210,10 @@ def find_parsed(store: Store, scope: Scope, form: str, phrases: tuple[str, ...],
         return _order(matcher, phrases, stamp)
     if form == "next":
         return _next(store, matcher, phrases, stamp)
-    phrase, verb_first = phrases[0], form != "where"  # 'where is the glass' names a thing, no verb
+    phrase = phrases[0]
+    # 'where is the glass' and 'how long was the plumber here' name a thing; 'how long did cooking take' an act
+    verb_first = form not in ("where", "span") or phrase.split()[0].endswith("ing")
+    form = "duration" if form == "span" else form
     found = _of_modality(store, scope, phrase)
     if found is None:
         found = matcher.matches(phrase, verb_first)

@@ -63,6 +63,7 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("Did I lock the door before I took the bus?", "order"),  # temporal.py's forms still reached
     ("When did I last turn off the oven?", "last"), ("At what time did I lock the door?", "last"),
     ("what did I do after the pharmacy", "next"), ("What did I do this morning?", None),
+    ("How long was the plumber here?", "span"), ("how long did it take me to paint the fence", "duration"),
 ])
 def test_forms(question, form):
     parsed = moments.parse(question, parse_scope(question, AT))
