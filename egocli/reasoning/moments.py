@@ -22,10 +22,11 @@ from egocli.timeutil import local, to_ms
 
 _TAIL = temporal.TAIL
 _THE = r"(?:i |my |the |a |an )?"
+_ORDER = r"first|earlier|last|later|second"
 _FORMS = [
-    ("which", re.compile(rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) first\W+{_THE}(.+?),? or "
-                         rf"{_THE}(.+?)" + _TAIL)),
-    ("which", re.compile(rf"^did i (.+?),? or {_THE}(.+?) first" + _TAIL)),
+    ("which", re.compile(rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
+                         rf"or {_THE}(.+?)" + _TAIL)),
+    ("which", re.compile(rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})" + _TAIL)),
     ("ago", re.compile(r"^how long ago (?:did|was it that|have) i (.+?)" + _TAIL)),
     ("gap", re.compile(rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i "
                        r"(.+?)" + _TAIL)),
@@ -34,8 +35,8 @@ _FORMS = [
     ("edge", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final) (?:thing|activity) (?:that )?"
                         r"i (?:did|do|was doing)" + _TAIL)),
     ("edge", re.compile(r"^what did i do (first|last)" + _TAIL)),
-    ("at", re.compile(r"^(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
-                      r"did i see|was i looking at|was i with)" + _TAIL)),
+    ("at", re.compile(r"^(?:(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
+                      r"did i see|was i looking at|was i with)|where (?:was|were) (?:i|we))" + _TAIL)),
     ("exists", re.compile(r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)" + _TAIL)),
     ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)" + _TAIL)),
 ]
@@ -67,7 +68,10 @@ def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ..
         if m and (form != "at" or (scope is not None and scope.moments) or scope is None and re.search(r"\d", text)):
             if form == "exists" and re.search(r" (?:before|after|or) ", m.group(1)):
                 continue  # 'did I X before Y' (temporal.py) / 'did I X or Y'
-            return form, tuple(g.strip(" ?.,") for g in m.groups())
+            groups = tuple(g.strip(" ?.,") for g in m.groups())
+            if form == "which" and groups[-1] in _ORDER.split("|"):  # 'did I X or Y first': the word first
+                groups = (groups[-1], *groups[:-1])
+            return form, groups
     return temporal.parse_form(text)
 
 
@@ -126,8 +130,8 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
 
 
 def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str]) -> Finding:
-    """'Which did I do first, A or B?': the first time of each on the latest day both happen."""
-    a, b = phrases
+    """'Which did I do first (last), A or B?': the first time of each on the latest day both happen."""
+    order, a, b = phrases
     found_a, found_b = matcher.matches(a), matcher.matches(b)
     if not found_a or not found_b:
         return _nothing("which", a if not found_a else b)
@@ -137,8 +141,12 @@ def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int
         found_b = [e for e in found_b if local(e.start_ms).date() == both[-1]]
     (first, ef), (then, et) = sorted([(a, found_a[0]), (b, found_b[0])], key=lambda p: (p[1].start_ms, p[1].id))
     tf, tt = stamp(ef.start_ms, ef.source_id), stamp(et.start_ms, et.source_id)
-    return Finding("which", f"{first.capitalize()} first: {tf}: {ef.content}; then {then}: {tt}: {et.content}.",
-                   (ef, et), f"{first} first, at {tf} ({ef.content}); {then} later, at {tt} ({et.content})")
+    facts = f"{first} first, at {tf} ({ef.content}); {then} later, at {tt} ({et.content})"
+    if order in ("first", "earlier"):
+        return Finding("which", f"{first.capitalize()} first: {tf}: {ef.content}; then {then}: {tt}: {et.content}.",
+                       (ef, et), facts)
+    return Finding("which", f"{then.capitalize()} later: {tt}: {et.content}; {first} before it: {tf}: "
+                   f"{ef.content}.", (et, ef), facts)
 
 
 def _gap(matcher: Matcher, form: str, phrases: tuple[str, ...],

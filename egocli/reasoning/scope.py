@@ -28,7 +28,8 @@ _LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest
 _WEEK = re.compile(r"\b(last|this)\s+week\b")
 _CLOCK = r"(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?"
 _CLOCK_RANGE = re.compile(rf"\b(?:between|from)\s+{_CLOCK}\s+(?:and|to|till|until)\s+{_CLOCK}(?![\w:])")
-_CLOCK_AT = re.compile(rf"\b(?:at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])")
+_CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])"
+                       r"(?!\s*(?:times?|minutes?|mins?|hours?|days?|weeks?|people|of|percent|%)\b)")
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
 
@@ -205,6 +206,13 @@ def _hour(hh: str, mm: str | None, half: str | None) -> tuple[int, int] | None:
     return hour % 24, minute
 
 
+def _bare_hour(word: str, hh: str, mm: str | None) -> tuple[int, int] | None:
+    """'at 5' (only after 'at' or 'around'): an hour of the waking day, 1-7 in the afternoon or evening."""
+    if mm is not None or word not in ("at", "around", "at around") or not 1 <= int(hh) <= 12:
+        return None
+    return (int(hh) + 12 if int(hh) <= 7 else int(hh)) % 24, 0
+
+
 def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> list[tuple[tuple[int, int], str]]:
     """The clock times a question names, as absolute (start, end) moments on the days it names (else the
     latest day on which that time has passed), each with its words. A range's bare end takes the start's
@@ -219,7 +227,7 @@ def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> lis
             found.append(((start[0] * 60 + start[1], end[0] * 60 + end[1]), m.group(0)))
     ranged = "".join(words for _, words in found)
     for m in _CLOCK_AT.finditer(text):
-        at = _hour(m.group(1), m.group(2), m.group(4))
+        at = _hour(m.group(2), m.group(3), m.group(5)) or _bare_hour(m.group(1), m.group(2), m.group(3))
         if at and m.group(0) not in ranged:
             found.append(((at[0] * 60 + at[1], at[0] * 60 + at[1]), m.group(0)))
     out = []

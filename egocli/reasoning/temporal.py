@@ -31,7 +31,7 @@ SENSED_ACTS = frozenset(actions.SENSED.values())
 _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
          r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
          r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
-         r"the last time)")
+         r"the last time|yet|already|at all)")
 TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
 LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""

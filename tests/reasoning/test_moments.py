@@ -59,7 +59,8 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("How long after boarding the bus did I buy the plasters?", "gap"),
     ("how much time passed between the coffee and the bus", "gap"),
     ("What was the first thing I did today?", "edge"), ("what did I do last", "edge"),
-    ("What was I doing at 9:30?", "at"), ("What did I buy at the market?", "list"),
+    ("What was I doing at 9:30?", "at"), ("What did I buy at the market?", "list"), ("where was I at 10", "at"),
+    ("Which did I do last, buy bread or read the paper?", "which"), ("have I had my lunch yet", "exists"),
     ("Did I lock the door before I took the bus?", "order"),  # temporal.py's forms still reached
     ("When did I last turn off the oven?", "last"), ("At what time did I lock the door?", "last"),
     ("what did I do after the pharmacy", "next"), ("What did I do this morning?", None),
@@ -80,8 +81,10 @@ def test_clock_times_in_the_scope():
     assert format_local(later.moments[0][0]) == "2026-11-19 21:30:00"
     span = parse_scope("what did I do from 9 to 10 am", AT)
     assert [(format_local(lo)[11:], format_local(hi)[11:]) for lo, hi in span.moments] == [("09:00:00", "10:00:00")]
-    for plain in ("where is bay 47", "did I take bus 12 at 4", "level 4 at the garage"):
+    for plain in ("where is bay 47", "did I take the pills about 3 times", "level 4 at the garage"):
         assert parse_scope(plain, AT).moments == ()
+    bare = parse_scope("what was I doing yesterday at 5", AT)  # a bare hour after 'at': the waking day's
+    assert format_local(bare.moments[0][0]) == "2026-11-19 17:00:00"
 
 
 def test_a_particle_is_kept_as_said():
@@ -103,6 +106,8 @@ def test_whether_it_happened(day):
 def test_which_first_and_how_long_between(day):
     which = _ask(day, "Which did I do first, buy bread or read the newspaper?")
     assert which.text.lower().startswith("read the newspaper first")
+    later = _ask(day, "did I buy bread or read the newspaper last")
+    assert later.text.lower().startswith("buy bread later") and _cited(later) == ["14:00", "09:30"]
     gap = _ask(day, "How long after boarding the bus did I buy the plasters?")
     assert gap.text.startswith("55 min") and _cited(gap) == ["08:10", "09:05"]
     ago = _ask(day, "How long ago did I switch off the oven?")
