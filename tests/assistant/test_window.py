@@ -181,3 +181,9 @@ def test_a_question_the_log_computes_gets_the_evidence_checked_answer_not_the_wi
     reply = host.crew.answerer.answer("What is my first note?", now, lambda s: None)
     assert reply.route == "log" and "level 3" in reply.text and "It is now" not in reply.text
     assert [c["content"] for c in reply.citations][:1] == ["parked on level 3, row F"]
+    for asked in ("Did I take my pills this morning?", "Which did I do first, park or buy milk?",
+                  "How long ago did I park?", "What was I doing at 9:30?"):
+        assert needs_search(live, asked, now), asked
+    ago = host.crew.answerer.answer("How long ago did I park?", now, lambda s: None)
+    assert ago.route == "log" and "ago" in ago.text
+    assert [c["content"] for c in ago.citations][:1] == ["parked on level 3, row F"]
