@@ -7,6 +7,7 @@ An answer's time is always the time of the first event it cites."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -98,6 +99,8 @@ class Matcher:
         self.scope = scope
         self.tier = 0
         """The tier of the last phrase's matches (see `_about`): 1 is a likeness of meaning only."""
+        self.bare: set[int] = set()
+        """Events of the last phrase matched that name its things and no act ('Lisinopril tablet with water')."""
         self.related: set[int] = set()
         """Events of the last phrase matched that name all its words, in whatever tier ('car parked level 2'
         goes on with 'parked at the furniture store': not what came after it)."""
@@ -114,6 +117,7 @@ class Matcher:
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         tiered = [(self._about(q, e, act, compound), e) for e in found]
         self.related = {e.id for tier, e in tiered if tier >= 2}
+        self.bare = {e.id for _, e in tiered if act.verb is not None and _names_only(e.content, self._things(q, act))}
         best = self.tier = max((tier for tier, _ in tiered), default=0)
         return sorted((e for tier, e in tiered if tier and tier == best), key=lambda e: (e.start_ms, e.id))
 
@@ -121,6 +125,13 @@ class Matcher:
         """How many events of a's source start strictly between two events (at most 2 counted)."""
         inside = store_windows.overlapping(self.pool.store, a.start_ms + 1, b.start_ms, a.source_id, 8)
         return sum(1 for e in inside if a.start_ms < e.start_ms < b.start_ms and e.id not in (a.id, b.id))
+
+    @staticmethod
+    def _things(q: Query, act: actions.Action) -> list[str]:
+        """The things acted on, less words the verb already says ('ride my bike' is cycling)."""
+        return [t for t in q.terms if t != act.word and t not in terms.LIGHT
+                and (t not in actions.PARTICLES or t == act.particle)
+                and (act.verb is None or actions.CLASS.get(t) != act.verb)]
 
     def _about(self, q: Query, ev: Event, act: actions.Action, compound: set[str]) -> int:
         """0: not about the phrase; 1: close in meaning; 2: names every content word; 3-6: names the thing
@@ -132,10 +143,7 @@ class Matcher:
         plain = terms.recall(heavy, own)
         literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
-        # the things acted on, less words the verb already says ('ride my bike' is cycling)
-        things = [t for t in q.terms if t != act.word and t not in terms.LIGHT
-                  and (t not in actions.PARTICLES or t == act.particle)
-                  and (act.verb is None or actions.CLASS.get(t) != act.verb)]
+        things = self._things(q, act)
         named = bool(things) and terms.recall(things, own) >= 0.99
         verbs = actions.verbs_of(ev.content, ev.modality) if act.verb is not None else set()
         bare = named and act.verb is not None and _names_only(ev.content, things)
@@ -334,24 +342,44 @@ def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
                    f"so {first} {relation} {second}: {'yes' if holds else 'no'}")
 
 
+def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
+    """Whether an event just after X says X again ('car parked level 2, row D' after 'parking on level 2, row
+    D'): most of its words are X's, within an occurrence's gap."""
+    return ev.start_ms - end_ms <= OCCURRENCE_GAP_MS and len(own) >= 2 and terms.recall(own, said) >= 0.75
+
+
+def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
+    """The events less scenery: a frame description said again within the hour around `at_ms` ('a poster on
+    the wall', 'a magazine rack') is what the camera keeps seeing, not something done; all when all are."""
+    if not any(e.modality == "visual" for e in events):
+        return events
+    around = store_windows.overlapping(store, at_ms - 3_600_000, at_ms + 3_600_000, None, 2000)
+    seen = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
+    kept = [e for e in events if e.modality != "visual" or seen[e.content.strip().lower()] < 2]
+    return kept or events
+
+
 def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
     relation, phrase = phrases
     found = matcher.matches(phrase)
     if not found:
         return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    group = occurrences(found, between=matcher.between)[-1]
+    acted = [e for e in found if e.id not in matcher.bare] or found  # the act itself, not its mentions
+    group = occurrences(acted, between=matcher.between)[-1]
     about = {e.id for e in found} | matcher.related
     if relation == "after":
         end = max(e.end_ms for e in group)
+        about -= {i for i in matcher.bare if i not in {e.id for e in group}}  # later mentions may be what came next
+        said = set().union(*(matcher.pool.terms_of(e) for e in group))
         near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
         near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
-                and e.start_ms <= matcher.scope.at_ms]
-        other = near[0] if near else None
+                and e.start_ms <= matcher.scope.at_ms and not _restates(matcher.pool.terms_of(e), said, e, end)]
+        other = next(iter(_unscenic(near, store, end)), None)
     else:
         start = group[0].start_ms
         near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
         near = [e for e in near if e.start_ms < start and e.id not in about]
-        other = near[-1] if near else None
+        other = next(reversed(_unscenic(near, store, start)), None)
     anchor = group[-1] if relation == "after" else group[0]
     if other is None:
         return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",

@@ -142,3 +142,33 @@ def test_a_medicine_by_what_it_is_for_and_advice_is_no_act(day):
     assert _cited(last) == ["13:00"]
     assert _ask(day, "how many antibiotics did I take today").text.startswith("1 time")
     assert _cited(_ask(day, "did I take my blood pressure tablet")) == ["07:20"]
+
+
+ERRANDS = [  # (clock, modality, text): frames the camera keeps seeing, and a note restating what was just done
+    ("11:40:00", "visual", "a poster about flu vaccinations on the wall"),
+    ("11:58:00", "visual", "car park at the garden centre, parking on level 2, row D"),
+    ("11:59:00", "note", "car parked level 2, row D"),
+    ("12:02:00", "visual", "a poster about flu vaccinations on the wall"),
+    ("12:10:00", "visual", "garden centre greenhouse, rows of red roses"),
+    ("12:30:00", "visual", "physio room, lying on a treatment table"),
+    ("13:00:00", "visual", "paying at the physio reception"),
+    ("13:03:00", "visual", "a poster about flu vaccinations on the wall"),
+    ("13:10:00", "visual", "taking a capsule with water on a bench"),
+]
+
+
+@pytest.fixture(scope="module")
+def errands() -> tuple[Store, object]:
+    store = Store.open(None)
+    stamp = "2026-11-20T"
+    store.add_events([NewEvent(parse_time_ms(stamp + c), parse_time_ms(stamp + c) + 4_000, m, t)
+                      for c, m, t in ERRANDS])
+    return store, indexed(store)
+
+
+@pytest.mark.slow
+def test_what_came_next_is_neither_scenery_nor_x_said_again(errands):
+    physio = _ask(errands, "What did I do after the physio?")  # the poster is on the wall all day
+    assert _cited(physio)[:1] == ["13:10"]
+    parked = _ask(errands, "What did I do after I parked at the garden centre?")  # not the note saying it again
+    assert _cited(parked)[:1] == ["12:10"] and "roses" in parked.text
