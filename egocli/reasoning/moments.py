@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from egocli.models.base import Embedder
-from egocli.reasoning import temporal
+from egocli.reasoning import actions, temporal
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.reasoning.temporal import Finding, Matcher, occurrences, say_duration
@@ -37,8 +37,14 @@ _FORMS = [
     ("edge", re.compile(r"^what did i do (first|last)" + _TAIL)),
     ("at", re.compile(r"^(?:(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
                       r"did i see|was i looking at|was i with)|where (?:was|were) (?:i|we))" + _TAIL)),
+    ("first", re.compile(r"^(?:when|what time) did i (?:start|begin) (.+?)" + _TAIL)),
+    ("last", re.compile(r"^(?:when|what time) did i (?:finish|stop|end) (.+?)" + _TAIL)),
     ("exists", re.compile(r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)" + _TAIL)),
+    ("passive", re.compile(r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
+                           r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)" + _TAIL)),
     ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)" + _TAIL)),
+    ("which-list", re.compile(r"^(?:what|which|how many) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)"
+                              + _TAIL)),
 ]
 FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
 REMEMBERED = re.compile(r"^(?:remember|manage|get) to (.+)$")
@@ -46,7 +52,7 @@ POINT_NEAR_MS = 2 * 60_000
 """'What was I doing at 07:48?': the events this close to the time answer it."""
 SHOWN = 6
 """Events a listing answer names at most."""
-_WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside) (?=\w)")
+_WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
 """Events a listing answer names at most."""
 
 
@@ -69,6 +75,14 @@ def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ..
             if form == "exists" and re.search(r" (?:before|after|or) ", m.group(1)):
                 continue  # 'did I X before Y' (temporal.py) / 'did I X or Y'
             groups = tuple(g.strip(" ?.,") for g in m.groups())
+            if form == "passive":  # 'was the dishwasher opened' is 'did I open the dishwasher'
+                form, groups = "exists", (f"{groups[1]} the {groups[0]}",)
+            elif form == "which-list":  # 'which spices did I measure' is 'what did I measure: spices'
+                if text.startswith("how many"):
+                    continue  # temporal.py counts those
+                if groups[2] and not re.match(r"(?:at|in|on|from|for|to|during|while)\b", groups[2]):
+                    continue  # 'what drink did I take the pill with': the drink is not what was taken
+                form, groups = "list", (f"{groups[1]} {groups[0]}{' ' + groups[2] if groups[2] else ''}",)
             if form == "which" and groups[-1] in _ORDER.split("|"):  # 'did I X or Y first': the word first
                 groups = (groups[-1], *groups[:-1])
             return form, groups
@@ -246,14 +260,13 @@ def _edge(store: Store, scope: Scope, which: str, stamp: Callable[[int, int | No
                    f"the {which} event {scope.label if scope.windows else 'today'}: {when}: {ev.content}")
 
 
-def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
-    """'What did I measure / buy at the market?': the distinct events of that action, in time order."""
+def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding | None:
+    """'What did I measure / buy at the market?': the distinct events of that action, in time order (None when
+    the log never names the act: 'what did I have for lunch' is then the model's to read)."""
     phrase = _WHAT_INTO.sub(r"\1 ", phrase)  # 'put in the jug': what was put, the jug being where
-    found = matcher.matches(phrase)
-    if not found or matcher.tier <= 1:
-        return _nothing("list", phrase) if not found else Finding(
-            "list", f"Nothing names \"{phrase}\"; the closest: {stamp(found[-1].start_ms, found[-1].source_id)}: "
-            f"{found[-1].content}.", (found[-1],), f"no event names {phrase}; the closest: {found[-1].content}")
+    found = matcher.matches(phrase, any_verb=True)
+    if not found or matcher.tier <= (2 if actions.parse(phrase).verb else 1):
+        return None  # the act is not found as such: the model reads the context instead
     shown = _spread(found)
     lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
     more = len({e.content.strip().lower() for e in found})

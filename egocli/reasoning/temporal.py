@@ -105,9 +105,10 @@ class Matcher:
         """Events of the last phrase matched that name all its words, in whatever tier ('car parked level 2'
         goes on with 'parked at the furniture store': not what came after it)."""
 
-    def matches(self, phrase: str, verb_first: bool = True) -> list[Event]:
+    def matches(self, phrase: str, verb_first: bool = True, any_verb: bool = False) -> list[Event]:
         """Events about the phrase, before the moment of asking, in time order (only the strongest tier
-        found: 'get the carafe' does not fall back on 'set down carafe' when getting it is logged)."""
+        found: 'get the carafe' does not fall back on 'set down carafe' when getting it is logged; with
+        `any_verb`, a verb of the class counts as much as the very verb: 'what did I cut' is sliced too)."""
         q = self.pool.query(phrase, self.pool.rarity(phrase))
         self.tier = 0
         if not q.terms:
@@ -119,7 +120,8 @@ class Matcher:
         self.related = {e.id for tier, e in tiered if tier >= 2}
         self.bare = {e.id for _, e in tiered if act.verb is not None and _names_only(e.content, self._things(q, act))}
         best = self.tier = max((tier for tier, _ in tiered), default=0)
-        return sorted((e for tier, e in tiered if tier and tier == best), key=lambda e: (e.start_ms, e.id))
+        floor = best - 1 if any_verb and best in (4, 6) else best
+        return sorted((e for tier, e in tiered if tier and tier >= floor), key=lambda e: (e.start_ms, e.id))
 
     def between(self, a: Event, b: Event) -> int:
         """How many events of a's source start strictly between two events (at most 2 counted)."""

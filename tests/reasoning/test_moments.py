@@ -65,6 +65,8 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("When did I last turn off the oven?", "last"), ("At what time did I lock the door?", "last"),
     ("what did I do after the pharmacy", "next"), ("What did I do this morning?", None),
     ("How long was the plumber here?", "span"), ("how long did it take me to paint the fence", "duration"),
+    ("Was the front door locked?", "exists"), ("Which fruit did I buy?", "list"), ("how many apples did I buy", "count"),
+    ("When did I start making the pie?", "first"), ("What time did I finish eating?", "last"),
 ])
 def test_forms(question, form):
     parsed = moments.parse(question, parse_scope(question, AT))
@@ -134,6 +136,10 @@ def test_what_was_done_with_a_verb(day):
     assert _cited(bought) == ["09:05", "14:00"]
     market = _ask(day, "What did I buy at the market?")
     assert _cited(market) == ["14:00"] and "apples" in market.text
+    assert _cited(_ask(day, "Which fruit did I buy at the market?")) == ["14:00"]
+    door = _ask(day, "Was the front door locked this morning?")  # said in the passive
+    assert door.text.startswith("Yes") and _cited(door) == ["07:45"]
+    assert _cited(_ask(day, "When did I start cooking the pie?")) == ["17:50"]
 
 
 @pytest.mark.slow
