@@ -184,19 +184,25 @@ def count(week: Week, rng: random.Random, n: int) -> list[Question]:
 
 def order(week: Week, rng: random.Random, n: int) -> list[Question]:
     """'Did I X before Y?': X and Y the same day, every X before every Y (or every Y before every X)."""
+    return _separated(week, rng, n, lambda a, b, day, used: any(x.day == day for x in week.by_key[b]),
+                      lambda a, b, day, xa, xb: _order_question(week, rng, a, b, day, xa, xb))
+
+
+def _separated(week: Week, rng: random.Random, n: int, fits: Callable, make: Callable) -> list[Question]:
+    """Questions about pairs of actions X, Y of different things done the same day, every X before every Y or
+    every Y before every X, at least MIN_GAP_MS apart; `fits(a, b, day, used)` narrows the pairs."""
     keys = _candidates(week, rng, lambda k: True)
     out, used = [], set()
     for a in keys:
         days = sorted({x.day for x in week.by_key[a]})
         day = rng.choice(days)
-        firsts = [b for b in keys if b != a and b[1] != a[1] and b not in used
-                  and any(x.day == day for x in week.by_key[b])]
+        firsts = [b for b in keys if b != a and b[1] != a[1] and b not in used and fits(a, b, day, used)]
         rng.shuffle(firsts)
         for b in firsts[:6]:
             xa = [x for x in week.by_key[a] if x.day == day]
             xb = [x for x in week.by_key[b] if x.day == day]
             if xa[-1].start_ms + MIN_GAP_MS <= xb[0].start_ms or xb[-1].start_ms + MIN_GAP_MS <= xa[0].start_ms:
-                out.append(_order_question(week, rng, a, b, day, xa, xb))
+                out.append(make(a, b, day, xa, xb))
                 used |= {a, b}
                 break
         if len(out) == n:
@@ -268,33 +274,22 @@ def exists(week: Week, rng: random.Random, n: int) -> list[Question]:
 
 def which(week: Week, rng: random.Random, n: int) -> list[Question]:
     """'Which did I do first, X or Y?': X and Y of different things, the same day, every X before every Y."""
-    keys = _candidates(week, rng, lambda k: True)
-    out, used = [], set()
-    for a in keys:
-        day = rng.choice(sorted({x.day for x in week.by_key[a]}))
-        others = [b for b in keys if b != a and b[1] != a[1] and b not in used and a not in used
-                  and any(x.day == day for x in week.by_key[b]) and not set(_noun_words(week, b[1])) &
-                  set(_noun_words(week, a[1]))]
-        rng.shuffle(others)
-        for b in others[:6]:
-            xa = [x for x in week.by_key[a] if x.day == day]
-            xb = [x for x in week.by_key[b] if x.day == day]
-            if xa[-1].start_ms + MIN_GAP_MS > xb[0].start_ms and xb[-1].start_ms + MIN_GAP_MS > xa[0].start_ms:
-                continue
-            first, then = (a, b) if xa[0].start_ms < xb[0].start_ms else (b, a)
-            placed = _later_gap(week, rng, day, lambda d: True)
-            elsewhere = any(x.day != day and x.start_ms < placed[1] for x in week.by_key[a] + week.by_key[b])
-            scope = _scope(week, rng, day, placed[1]) if elsewhere else ""
-            sa, sb = phrasing.actions_of(rng, week.action(a)), phrasing.actions_of(rng, week.action(b))
-            text = phrasing.fill(rng, phrasing.WHICH, scope=scope, a_base=sa["base"], b_base=sb["base"],
-                                 a_ing=sa["ing"], b_ing=sb["ing"])
-            gold = {"kind": "first", "first": _noun_words(week, first[1]), "then": _noun_words(week, then[1])}
-            out.append(_record(text, placed[1], gold, [xa[0], xb[0]], action=list(a), then=list(b)))
-            used |= {a, b}
-            break
-        if len(out) == n:
-            break
-    return out
+    def fits(a, b, day, used) -> bool:
+        return a not in used and any(x.day == day for x in week.by_key[b]) and \
+            not set(_noun_words(week, b[1])) & set(_noun_words(week, a[1]))
+
+    def make(a, b, day, xa, xb) -> Question:
+        first, then = (a, b) if xa[0].start_ms < xb[0].start_ms else (b, a)
+        placed = _later_gap(week, rng, day, lambda d: True)
+        elsewhere = any(x.day != day and x.start_ms < placed[1] for x in week.by_key[a] + week.by_key[b])
+        scope = _scope(week, rng, day, placed[1]) if elsewhere else ""
+        sa, sb = phrasing.actions_of(rng, week.action(a)), phrasing.actions_of(rng, week.action(b))
+        text = phrasing.fill(rng, phrasing.WHICH, scope=scope, a_base=sa["base"], b_base=sb["base"],
+                             a_ing=sa["ing"], b_ing=sb["ing"])
+        gold = {"kind": "first", "first": _noun_words(week, first[1]), "then": _noun_words(week, then[1])}
+        return _record(text, placed[1], gold, [xa[0], xb[0]], action=list(a), then=list(b))
+
+    return _separated(week, rng, n, fits, make)
 
 
 def ago(week: Week, rng: random.Random, n: int) -> list[Question]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bench.sets import checker, epic_week, lifeweek, lifeweek_mcq, lifeweek_questions
+from egocli.reasoning.scope import parse_scope
 from egocli.store import Store
 from egocli.timeutil import local, parse_time_ms
 from tests import console
@@ -109,6 +110,19 @@ def _check_epic_gold(q: dict, shown: list, events: list, rows: list[dict]) -> No
         direct = [r for r in same if not scoped or r["day"] == day_of[shown[0].start_ms]]
         assert gold["n"] == len(direct) == len(shown), q["id"]
         assert checker.check(f"{gold['n']} times", gold, at)
+    elif q["form"] == "exists":
+        window = parse_scope(q["question"], at).windows[0]  # the day asked about
+        that_day = [r for r in rows if (r["verb"], r["noun"]) == tuple(q["action"]) and window[0] <= r["t"] < window[1]]
+        assert bool(that_day) is gold["yes"] and (not gold["yes"] or len(that_day) == len(shown)), q["id"]
+        assert checker.check("Yes." if gold["yes"] else "No.", gold, at)
+    elif gold["kind"] == "first":
+        early, late = sorted(shown, key=lambda e: e.start_ms)
+        said = f"{early.content} first, then {late.content}"
+        assert checker.check(said, gold, at) and not checker.check(f"{late.content} first", gold, at), q["id"]
+    elif q["form"] == "ago":
+        hit = shown[0]
+        assert gold["ms"] == at - hit.start_ms, q["id"]
+        assert not [e for e in events if e.content == hit.content and hit.start_ms < e.start_ms < at], q["id"]
     elif gold["kind"] == "yesno":
         a, b = shown
         assert (a.start_ms < b.start_ms) is gold["yes"], q["id"]
@@ -213,14 +227,14 @@ def test_runner_builds_runs_resumes_and_tabulates(tmp_path: Path) -> None:
     runner = [sys.executable, str(REPO / "bench" / "lifelog.py")]
     build = subprocess.run([*runner, "build"], capture_output=True, text=True, env=env, check=False)
     assert build.returncode == 0, build.stderr
-    cmd = [*runner, "run", "--out", str(out), "--limit", "8", "--configs", "recent,full,votes1,no-llm"]
+    cmd = [*runner, "run", "--out", str(out), "--limit", "12", "--configs", "recent,full,votes1,no-llm"]
     first = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     assert first.returncode == 0, first.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     configs = {r["config"] for r in rows}
     assert {"recent", "full", "votes1"} <= configs
     assert ("no-llm" in configs) or "skipped no-llm" in first.stderr
-    assert len(rows) == 8 * len(configs) and {r["set"] for r in rows} == {"epic", "life"}
+    assert len(rows) == 12 * len(configs) and {r["set"] for r in rows} == {"epic", "life"}  # 9 epic forms first
     assert all(isinstance(r["correct"], bool) and 0 <= r["recall"] <= 1 for r in rows)
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
     assert again.returncode == 0 and len(out.read_text().splitlines()) == len(rows)
