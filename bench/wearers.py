@@ -50,28 +50,23 @@ P50_LIMIT_S = 2.0
 
 @dataclass
 class Result:
-    """One wearer's (or the direct client's) figures."""
+    """One wearer's (or the direct client's) figures: questions asked (warm-up not counted), seconds from
+    release to the first audible answer per answered question, camera frames sent / received by its agent /
+    described into the log, the agent's PSS and private memory (MiB) at the end, the most the simulated
+    microphone fell behind or ran ahead of real time in a question (the harness starved of CPU: a row with a
+    lag over ~0.2 s is not a valid figure), and why the wearer stopped early, if it did."""
 
     setup: str
-    """'janus N=4' or 'serve'."""
     name: str
-    """The room, or 'direct'."""
     asked: int = 0
-    """Questions asked (warm-up not counted)."""
     delays: list[float] = field(default_factory=list)
-    """Seconds from release to the first audible answer, one per answered question."""
     sent: int = 0
-    """Camera frames the wearer sent."""
     received: int = 0
-    """Camera frames its agent received (from the session's record in the log)."""
     described: int = 0
-    """Frames its agent described into the log."""
     pss: float = math.nan
-    """Its agent's proportional set size (MiB) at the end."""
     private: float = math.nan
-    """Its agent's private memory (MiB) at the end."""
+    lag: float = 0.0
     error: str = ""
-    """Why the wearer stopped early, if it did."""
 
 
 class CountingFeed(Feed):
@@ -153,18 +148,20 @@ def answers(client: Any) -> int:
     return sum(1 for m in client.inbox if m.get("type") == "answer")
 
 
-async def ask(client: Any, plan: Plan, wait_s: float) -> float | None:
+async def ask(client: Any, plan: Plan, wait_s: float, result: Result) -> float | None:
     """One push-to-talk question; seconds from release to the first audible answer (None: none within
     --answer-timeout). Returns once the answer is complete (or wait_s more has passed) and a pause later,
     so a late answer's audio never counts for the next question."""
     before = answers(client)
     await client.send({"type": "ptt", "on": True})
     client.feed.say(plan.speech)
+    said = time.monotonic()
     try:
         await asyncio.wait_for(client.feed.drained.wait(), plan.speech.size / 16000 + 15)
     except TimeoutError:
-        raise RuntimeError("the microphone stopped sending (connection lost)") from None
+        raise RuntimeError("the microphone stopped sending (connection lost, or the harness starved)") from None
     released = time.monotonic()
+    result.lag = max(result.lag, abs(released - said - plan.speech.size / 16000))
     await client.send({"type": "ptt", "on": False})
     deadline = released + plan.answer_timeout
     while (heard := client.first_audio_after(released)) is None and time.monotonic() < deadline:
@@ -180,12 +177,12 @@ async def converse(client: Any, plan: Plan, offset_s: float, result: Result) -> 
     """A warm-up question (models loading: waited for up to connect_timeout), then the counted ones."""
     await asyncio.sleep(offset_s)
     before = answers(client)
-    await ask(client, plan, plan.connect_timeout)
+    await ask(client, plan, plan.connect_timeout, Result("", ""))
     if answers(client) == before:
         raise RuntimeError(f"no answer to the warm-up question within {plan.connect_timeout:.0f} s")
     for _ in range(plan.questions):
         result.asked += 1
-        delay = await ask(client, plan, plan.answer_timeout)
+        delay = await ask(client, plan, plan.answer_timeout, result)
         if delay is not None:
             result.delays.append(delay)
 
@@ -238,7 +235,7 @@ class Scratch:
     def spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         """Start `egocli ARGS` in the folder (core dumps land there), its stderr in NAME.log."""
         with (self.folder / f"{name}.log").open("wb") as err:
-            proc = subprocess.Popen([EGOCLI, *args], cwd=self.folder, env=self.env, stderr=err,
+            proc = subprocess.Popen([EGOCLI, *(("-v",) if self.env.get("WEARERS_VERBOSE") else ()), *args], cwd=self.folder, env=self.env, stderr=err,
                                     stdout=subprocess.DEVNULL)
         self.procs.append(proc)
         return proc
@@ -350,7 +347,7 @@ def row(res: Result) -> str:
     frames = f"{res.sent}/{res.received}/{res.described}"
     kept = f"{100 * res.received / res.sent:.0f}%" if res.sent else "-"
     line = (f"{res.setup:<11} {res.name:<7} {len(res.delays):>2}/{res.asked:<2} {pct(res.delays, 50):>6.2f} "
-            f"{pct(res.delays, 95):>6.2f}  {frames:>15} {kept:>5} {res.pss:>7.0f} {res.private:>7.0f}")
+            f"{pct(res.delays, 95):>6.2f}  {frames:>15} {kept:>5} {res.pss:>7.0f} {res.private:>7.0f} {res.lag:>5.2f}")
     return line + (f"  ({res.error})" if res.error else "")
 
 
@@ -362,7 +359,7 @@ def keeps_up(results: list[Result], questions: int) -> bool:
 def report(by_setup: dict[str, list[Result]], questions: int) -> None:
     """The table, and the largest N at which every wearer's p50 stays under the limit."""
     print(f"{'setup':<11} {'wearer':<7} {'answers':<5} {'p50 s':>6} {'p95 s':>6}  {'frames s/r/d':>15} "
-          f"{'kept':>5} {'PSS':>7} {'private':>7}  (MiB, per agent)")
+          f"{'kept':>5} {'PSS':>7} {'private':>7} {'lag s':>5}  (memory MiB per agent; lag: the harness's)")
     for results in by_setup.values():
         for res in results:
             print(row(res))
@@ -383,12 +380,14 @@ def main() -> None:
                         help="llama.cpp weight repacking in the agents ([llm] repack)")
     parser.add_argument("--no-serve", action="store_true", help="skip egocli serve with one direct client")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--verbose", action="store_true", help="debug logs from the agents and serve")
     args = parser.parse_args()
     try:
         counts = [int(x) for x in args.n.replace(" ", ",").split(",") if x]
     except ValueError:
         parser.error(f"--n {args.n}: expected numbers like 1,2,4,8")
-    env = {**os.environ, **({f"EGOCLI_{r.upper()}": "fake" for r in FAKES} if args.fake else {})}
+    env = {**os.environ, **({f"EGOCLI_{r.upper()}": "fake" for r in FAKES} if args.fake else {}),
+           **({"WEARERS_VERBOSE": "1"} if args.verbose else {})}
     plan = Plan(clip(), camera(), args.questions, args.answer_timeout)
     base = Path(tempfile.mkdtemp(prefix="egocli-wearers-"))
     by_setup, problems = run_all(base, env, counts, plan, args)
