@@ -1,138 +1,419 @@
-"""N simulated wearers behind a local Janus, one `egocli agent` process each: end of utterance
-(push-to-talk released) -> first answer audio, p50/p95 per wearer, frames kept, agent memory.
+"""N simulated wearers behind a local Janus, one `egocli agent` process each, beside `egocli serve`
+with one direct WebRTC client: end of utterance (push-to-talk released) -> first answer audio.
 
-    python bench/wearers.py --n 1 2 4 8 [--questions 5] [--fake] [--repack off]
+    python bench/wearers.py --n 1,2,4,8 [--questions 5] [--fake] [--repack off] [--no-serve]
 
-Models come from the usual configuration (EGOCLI_LLM, EGOCLI_ASR, ...); --fake uses the fake
-models (a check that the harness works, not a figure); --repack off runs the agents with
-`[llm] repack = false` (weights shared through the page cache). Run it alone on the machine."""
+Each wearer streams a real clip at 15 fps (640x360) and asks jfk.wav's first sentence (4.3 s of
+speech) by push-to-talk, released as the speech ends; the wearers' questions are spread evenly over one question's
+cycle, not all at the same instant. Per wearer: answers heard / asked (a question unanswered after
+--answer-timeout counts as no answer, a wearer that fails is reported, the run goes on), p50/p95,
+camera frames sent / received by its agent / described, and its agent's PSS and private memory.
+One uncounted warm-up question per wearer comes first. Janus, the agents and serve run in a
+scratch folder (their logs, any core dump), removed afterwards unless --keep or something failed.
+Models come from the usual configuration (EGOCLI_LLM, ...); --fake checks the harness only.
+Timing figures are meant to be taken with the machine otherwise idle."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import math
 import os
+import shutil
 import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import wave
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from egocli.stream.client import Feed, RtcClient
 from egocli.stream.janus_client import JanusGlasses
-from egocli.stream.janus_local import LocalJanus
+from egocli.stream.janus_local import LocalJanus, free_port
 
-JFK = ROOT.parent / "shared" / "data" / "audio" / "jfk.wav"
+DATA = ROOT.parent / "shared" / "data"
 EGOCLI = str(Path(sys.executable).with_name("egocli"))
 """The console script of this interpreter's environment (its bin/ need not be on PATH)."""
 FAKES = ("llm", "tts", "labeler", "ocr", "embedder", "asr")
+FPS = 15.0
+P50_LIMIT_S = 2.0
 
 
-def speech() -> np.ndarray:
-    """jfk.wav as 16 kHz float32."""
-    with wave.open(str(JFK)) as fh:
-        return np.frombuffer(fh.readframes(fh.getnframes()), "<i2").astype(np.float32) / 32768.0
+@dataclass
+class Result:
+    """One wearer's (or the direct client's) figures: questions asked (warm-up not counted), seconds from
+    release to the first audible answer per answered question, camera frames sent / received by its agent /
+    described into the log, the agent's PSS and private memory (MiB) at the end, the most the simulated
+    microphone fell behind or ran ahead of real time in a question (the harness starved of CPU: a row with a
+    lag over ~0.2 s is not a valid figure), and why the wearer stopped early, if it did."""
+
+    setup: str
+    name: str
+    asked: int = 0
+    delays: list[float] = field(default_factory=list)
+    sent: int = 0
+    received: int = 0
+    described: int = 0
+    pss: float = math.nan
+    private: float = math.nan
+    lag: float = 0.0
+    error: str = ""
+
+
+class CountingFeed(Feed):
+    """The wearer's microphone and camera, counting the camera frames sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent = 0
+
+    def frame(self, index: int) -> np.ndarray | None:
+        """Frame `index` of the loop (counted)."""
+        self.sent = max(self.sent, index + 1)
+        return super().frame(index)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What every wearer does."""
+
+    speech: np.ndarray
+    frames: list[np.ndarray]
+    questions: int
+    answer_timeout: float
+    connect_timeout: float = 300.0
+    gap_s: float = 3.0
+
+    @property
+    def cycle_s(self) -> float:
+        """About one question's length: speech, an answer, the pause."""
+        return self.speech.size / 16000 + 2.0 + self.gap_s
+
+    @property
+    def budget_s(self) -> float:
+        """The longest one wearer may take before it is given up on."""
+        per_question = self.speech.size / 16000 + 15 + 2 * self.answer_timeout + self.gap_s
+        return 2 * self.connect_timeout + (self.questions + 1) * per_question + 2 * self.cycle_s + 30
+
+
+QUESTION_S = 4.4
+"""jfk.wav's first sentence ('And so, my fellow Americans, ask not what your country can do for you'), its
+speech ending at 4.3 s: one utterance to the live VAD, ended by the release, not by a pause (a pause of
+0.7 s while push-to-talk is held ends an utterance that is answered at once, before the release)."""
+
+
+def clip() -> np.ndarray:
+    """A second of silence, then jfk.wav's first sentence, as 16 kHz float32 (released as it ends)."""
+    import wave
+
+    with wave.open(str(DATA / "audio" / "jfk.wav")) as fh:
+        pcm = np.frombuffer(fh.readframes(fh.getnframes()), "<i2").astype(np.float32) / 32768.0
+    return np.concatenate([np.zeros(16000, np.float32), pcm[:int(16000 * QUESTION_S)]])
+
+
+def camera(limit: int = 150) -> list[np.ndarray]:
+    """The first `limit` frames of a real clip (640x360), looped at 15 fps by each wearer."""
+    import av
+
+    with av.open(str(DATA / "video" / "1.mp4")) as container:
+        out = []
+        for frame in container.decode(video=0):
+            out.append(frame.to_ndarray(format="bgr24"))
+            if len(out) == limit:
+                break
+    return out
 
 
 def memory_mib(pid: int) -> tuple[float, float]:
-    """(PSS, private) of one process in MiB, from /proc/PID/smaps_rollup."""
-    kib = {line.split(":")[0]: int(line.split()[1]) for line in
-           Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]}
+    """(PSS, private) of one process in MiB, from /proc/PID/smaps_rollup (NaN once it is gone)."""
+    try:
+        lines = Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]
+    except OSError:
+        return math.nan, math.nan
+    kib = {line.split(":")[0]: int(line.split()[1]) for line in lines}
     return kib["Pss"] / 1024.0, (kib["Private_Clean"] + kib["Private_Dirty"]) / 1024.0
 
 
-async def wearer(url: str, room: int, questions: int, audio: np.ndarray) -> list[float]:
-    """One wearer asking by push-to-talk; seconds from release to the first audible answer."""
-    glasses = JanusGlasses()
-    glasses.feed.frames = [np.random.default_rng(i).integers(0, 255, (360, 640, 3), np.uint8) for i in range(8)]
-    glasses.feed.fps = 15.0
-    await glasses.connect(url, room, display=f"wearer-{room}", timeout=180)
-    delays = []
-    for n in range(questions):
-        await glasses.send({"type": "ptt", "on": True})
-        glasses.feed.say(audio)
-        await glasses.feed.drained.wait()
-        released = time.monotonic()
-        await glasses.send({"type": "ptt", "on": False})
-        deadline = released + 60
-        while (heard := glasses.first_audio_after(released)) is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        if heard is not None:
-            delays.append(heard - released)
-        await asyncio.sleep(3.0)
-    await glasses.close()
-    return delays
+def answers(client: Any) -> int:
+    """Answer messages the client has received so far."""
+    return sum(1 for m in client.inbox if m.get("type") == "answer")
 
 
-def frames(db: Path) -> str:
-    """Camera frames received and described by the wearer's sessions (from the log)."""
+async def ask(client: Any, plan: Plan, wait_s: float, result: Result) -> float | None:
+    """One push-to-talk question; seconds from release to the first audible answer (None: none within
+    --answer-timeout). Returns once the answer is complete (or wait_s more has passed) and a pause later,
+    so a late answer's audio never counts for the next question."""
+    before = answers(client)
+    await client.send({"type": "ptt", "on": True})
+    client.feed.say(plan.speech)
+    said = time.monotonic()
+    try:
+        await asyncio.wait_for(client.feed.drained.wait(), plan.speech.size / 16000 + 15)
+    except TimeoutError:
+        raise RuntimeError("the microphone stopped sending (connection lost, or the harness starved)") from None
+    released = time.monotonic()
+    result.lag = max(result.lag, abs(released - said - plan.speech.size / 16000))
+    await client.send({"type": "ptt", "on": False})
+    deadline = released + plan.answer_timeout
+    while (heard := client.first_audio_after(released)) is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    deadline = time.monotonic() + wait_s
+    while answers(client) == before and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(plan.gap_s)
+    return None if heard is None else heard - released
+
+
+async def converse(client: Any, plan: Plan, offset_s: float, result: Result) -> None:
+    """A warm-up question (models loading: waited for up to connect_timeout), then the counted ones."""
+    await asyncio.sleep(offset_s)
+    before = answers(client)
+    await ask(client, plan, plan.connect_timeout, Result("", ""))
+    if answers(client) == before:
+        raise RuntimeError(f"no answer to the warm-up question within {plan.connect_timeout:.0f} s")
+    for _ in range(plan.questions):
+        result.asked += 1
+        delay = await ask(client, plan, plan.answer_timeout, result)
+        if delay is not None:
+            result.delays.append(delay)
+
+
+async def one_wearer(client: Any, connect: Any, plan: Plan, offset_s: float, result: Result) -> None:
+    """Connect, converse and hang up within the plan's budget; failures go into `result.error`."""
+    client.feed = CountingFeed()
+    client.feed.frames, client.feed.fps = plan.frames, FPS
+
+    async def session() -> None:
+        try:
+            await connect()
+            await converse(client, plan, offset_s, result)
+        finally:
+            result.sent = client.feed.sent
+            with contextlib.suppress(Exception):  # a half-made connection has parts missing
+                await asyncio.wait_for(client.close(), 20)
+
+    try:
+        await asyncio.wait_for(session(), plan.budget_s)
+    except Exception as ex:  # noqa: BLE001  (one wearer's failure is reported, the others go on)
+        result.error = f"{type(ex).__name__}: {ex}"[:200]
+
+
+def frames_logged(db: Path) -> tuple[int, int]:
+    """(received, described) camera frames of every session in a wearer's log."""
     from egocli.store import Store
 
+    if not db.exists():
+        return 0, 0
     store = Store.open(db)
     try:
         metas = [s.meta for s in store.sources()]
     finally:
         store.close()
-    return f"frames received {sum(m.get('received', 0) for m in metas)}, described {sum(m.get('described', 0) for m in metas)}"
+    return sum(m.get("received", 0) for m in metas), sum(m.get("described", 0) for m in metas)
 
 
-def run(n: int, questions: int, fake: bool, repack: bool = True) -> None:
-    """Start Janus and n agents, stream n wearers, print their figures."""
-    folder = Path(tempfile.mkdtemp(prefix="wearers-"))
+class Scratch:
+    """A scratch folder for one setup: the home, the logs, and the processes started there (always stopped)."""
+
+    def __init__(self, base: Path, name: str, env: dict[str, str], config: str) -> None:
+        self.folder = base / name
+        (self.folder / "home").mkdir(parents=True)
+        (self.folder / "home" / "config.toml").write_text(config)
+        self.env = {**env, "EGOCLI_HOME": str(self.folder / "home")}
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.janus: LocalJanus | None = None
+
+    def spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+        """Start `egocli ARGS` in the folder (core dumps land there), its stderr in NAME.log."""
+        with (self.folder / f"{name}.log").open("wb") as err:
+            proc = subprocess.Popen([EGOCLI, *(("-v",) if self.env.get("WEARERS_VERBOSE") else ()), *args], cwd=self.folder, env=self.env, stderr=err,
+                                    stdout=subprocess.DEVNULL)
+        self.procs.append(proc)
+        return proc
+
+    def stop(self) -> list[str]:
+        """Stop every process started (SIGTERM, SIGKILL after 60 s) and Janus; what went wrong, if anything."""
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        problems = []
+        for proc in self.procs:
+            try:
+                proc.wait(60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+                problems.append(f"pid {proc.pid} did not stop on SIGTERM (killed)")
+        if self.janus is not None:
+            self.janus.stop()
+        cores = sorted(str(p) for p in self.folder.rglob("core*") if p.is_file())
+        return problems + [f"core dump: {c}" for c in cores]
+
+
+def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> None:
+    """Wait until a process listens on a loopback port."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited ({proc.returncode})")
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing listened on port {port} within {timeout:.0f} s")
+
+
+def run_janus(scratch: Scratch, n: int, plan: Plan) -> list[Result]:
+    """Janus and n agents in the scratch folder, n wearers talking to them."""
     rooms = tuple(2000 + i for i in range(n))
-    janus = LocalJanus(folder / "janus", rooms=rooms).start()
-    env = {**os.environ, "EGOCLI_HOME": str(folder / "home")}
-    (folder / "home").mkdir()
-    (folder / "home" / "config.toml").write_text(f"[llm]\nrepack = {str(repack).lower()}\n")
-    if fake:
-        env.update({f"EGOCLI_{r.upper()}": "fake" for r in FAKES})
-    agents: list[subprocess.Popen] = []
-    try:  # Janus and every agent started are stopped, whatever fails
-        for r in rooms:
-            agents.append(subprocess.Popen([EGOCLI, "agent", "--janus", janus.url, "--room", str(r),
-                                            "--db", str(folder / f"wearer-{r}.db")], env=env,
-                                           stderr=subprocess.DEVNULL))
-        audio = speech()
+    scratch.janus = LocalJanus(scratch.folder / "janus", rooms=rooms)
+    scratch.janus.start()
+    agents = [scratch.spawn(f"agent-{r}", "agent", "--janus", scratch.janus.url, "--room", str(r),
+                            "--db", str(scratch.folder / f"wearer-{r}.db")) for r in rooms]
+    results = [Result(f"janus N={n}", str(r)) for r in rooms]
+    url = scratch.janus.url
 
-        async def all_wearers() -> list[list[float]]:
-            return await asyncio.gather(*(wearer(janus.url, r, questions, audio) for r in rooms))
+    async def everyone() -> None:
+        # aiortc encodes every outgoing frame in the loop's default executor (min(32, cores + 4) threads):
+        # with more streams than threads, a wearer's microphone waits behind other wearers' video
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(2 * n + 4))
+        glasses = [JanusGlasses() for _ in rooms]
+        await asyncio.gather(*(
+            one_wearer(g, lambda g=g, r=r: g.connect(url, r, display=f"wearer-{r}", timeout=plan.connect_timeout),
+                       plan, i * plan.cycle_s / n, res)
+            for i, (g, r, res) in enumerate(zip(glasses, rooms, results, strict=True))))
 
-        results = asyncio.run(all_wearers())
-        memory = [memory_mib(a.pid) for a in agents]
+    asyncio.run(everyone())
+    for agent, res in zip(agents, results, strict=True):
+        res.pss, res.private = memory_mib(agent.pid)
+    return results
+
+
+def run_serve(scratch: Scratch, plan: Plan) -> list[Result]:
+    """`egocli serve` in the scratch folder with one direct WebRTC client."""
+    port = free_port()
+    server = scratch.spawn("serve", "--db", str(scratch.folder / "serve.db"), "serve", "--port", str(port))
+    wait_port(port, server)
+    result = Result("serve", "direct")
+    client = RtcClient()
+
+    async def connect() -> None:
+        await client.connect(f"http://127.0.0.1:{port}")
+        await client.wait_for("welcome", timeout=plan.connect_timeout)
+
+    asyncio.run(one_wearer(client, connect, plan, 0.0, result))
+    result.pss, result.private = memory_mib(server.pid)
+    return [result]
+
+
+def run_setup(base: Path, name: str, env: dict[str, str], config: str,
+              go: Any) -> tuple[list[Result], list[str]]:
+    """Run one setup in its scratch folder; its results and its problems (processes always stopped)."""
+    scratch = Scratch(base, name, env, config)
+    print(f"{name}: running in {scratch.folder}", file=sys.stderr, flush=True)
+    results: list[Result] = []
+    problems: list[str] = []
+    try:
+        results = go(scratch)
+    except Exception as ex:  # noqa: BLE001  (a setup that fails is reported, the next one runs)
+        problems.append(f"{type(ex).__name__}: {ex}"[:300])
     finally:
-        for agent in agents:
-            agent.send_signal(signal.SIGTERM)
-        for agent in agents:
-            agent.wait(120)
-        janus.stop()
-    for room, delays, (pss, private) in zip(rooms, results, memory, strict=True):
-        mib = f"agent PSS {pss:.0f} MiB, private {private:.0f} MiB (repack {'on' if repack else 'off'})"
-        if delays:
-            p95 = sorted(delays)[max(0, round(0.95 * len(delays)) - 1)]
-            print(f"N={n} room {room}: answers {len(delays)}/{questions} p50 {statistics.median(delays):.2f} s "
-                  f"p95 {p95:.2f} s, {mib}, {frames(folder / f'wearer-{room}.db')}")
-        else:
-            print(f"N={n} room {room}: no answer audio, {mib}")
+        problems[:0] = scratch.stop()
+    for res in results:
+        db = scratch.folder / ("serve.db" if res.name == "direct" else f"wearer-{res.name}.db")
+        res.received, res.described = frames_logged(db)
+    return results, problems
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (NaN for none)."""
+    return float(np.percentile(values, q)) if values else math.nan
+
+
+def row(res: Result) -> str:
+    """One table line."""
+    frames = f"{res.sent}/{res.received}/{res.described}"
+    kept = f"{100 * res.received / res.sent:.0f}%" if res.sent else "-"
+    line = (f"{res.setup:<11} {res.name:<7} {len(res.delays):>2}/{res.asked:<2} {pct(res.delays, 50):>6.2f} "
+            f"{pct(res.delays, 95):>6.2f}  {frames:>15} {kept:>5} {res.pss:>7.0f} {res.private:>7.0f} {res.lag:>5.2f}")
+    return line + (f"  ({res.error})" if res.error else "")
+
+
+def keeps_up(results: list[Result], questions: int) -> bool:
+    """Every wearer heard every answer, with a median under the limit."""
+    return bool(results) and all(len(r.delays) == questions and pct(r.delays, 50) < P50_LIMIT_S for r in results)
+
+
+def report(by_setup: dict[str, list[Result]], questions: int) -> None:
+    """The table, and the largest N at which every wearer's p50 stays under the limit."""
+    print(f"{'setup':<11} {'wearer':<7} {'answers':<5} {'p50 s':>6} {'p95 s':>6}  {'frames s/r/d':>15} "
+          f"{'kept':>5} {'PSS':>7} {'private':>7} {'lag s':>5}  (memory MiB per agent; lag: the harness's)")
+    for results in by_setup.values():
+        for res in results:
+            print(row(res))
+    fine = [int(name.split("=")[1]) for name, results in by_setup.items()
+            if name.startswith("janus") and keeps_up(results, questions)]
+    print(f"largest N with every wearer answered {questions}/{questions} and p50 < {P50_LIMIT_S:.0f} s: "
+          f"{max(fine) if fine else 'none'} (of {', '.join(n.split('=')[1] for n in by_setup if n.startswith('janus'))})")
 
 
 def main() -> None:
-    """Parse flags and run each N in turn."""
+    """Parse flags, run each setup in turn, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, nargs="+", default=[1, 2, 4, 8])
-    parser.add_argument("--questions", type=int, default=5)
+    parser.add_argument("--n", default="1,2,4,8", help="wearer counts, comma-separated (default 1,2,4,8)")
+    parser.add_argument("--questions", type=int, default=5, help="counted questions per wearer")
+    parser.add_argument("--answer-timeout", type=float, default=60.0, help="seconds before 'no answer'")
     parser.add_argument("--fake", action="store_true", help="fake models: check the harness only")
     parser.add_argument("--repack", choices=("on", "off"), default="on",
                         help="llama.cpp weight repacking in the agents ([llm] repack)")
+    parser.add_argument("--no-serve", action="store_true", help="skip egocli serve with one direct client")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    parser.add_argument("--verbose", action="store_true", help="debug logs from the agents and serve")
     args = parser.parse_args()
-    for n in args.n:
-        run(n, args.questions, args.fake, args.repack == "on")
+    try:
+        counts = [int(x) for x in args.n.replace(" ", ",").split(",") if x]
+    except ValueError:
+        parser.error(f"--n {args.n}: expected numbers like 1,2,4,8")
+    env = {**os.environ, **({f"EGOCLI_{r.upper()}": "fake" for r in FAKES} if args.fake else {}),
+           **({"WEARERS_VERBOSE": "1"} if args.verbose else {})}
+    plan = Plan(clip(), camera(), args.questions, args.answer_timeout)
+    base = Path(tempfile.mkdtemp(prefix="egocli-wearers-"))
+    by_setup, problems = run_all(base, env, counts, plan, args)
+    report(by_setup, args.questions)
+    for problem in problems:
+        print(f"problem: {problem}")
+    if args.keep or problems or any(r.error for rs in by_setup.values() for r in rs):
+        print(f"scratch folder kept: {base}")
+    else:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def run_all(base: Path, env: dict[str, str], counts: list[int], plan: Plan,
+            args: argparse.Namespace) -> tuple[dict[str, list[Result]], list[str]]:
+    """serve (unless --no-serve), then Janus with each N; results per setup and every problem."""
+    setups: list[tuple[str, Any]] = [] if args.no_serve else [("serve", lambda s: run_serve(s, plan))]
+    setups += [(f"janus N={n}", lambda s, n=n: run_janus(s, n, plan)) for n in counts]
+    by_setup: dict[str, list[Result]] = {}
+    problems: list[str] = []
+    config = f"[llm]\nrepack = {'true' if args.repack == 'on' else 'false'}\n"
+    for name, go in setups:
+        results, trouble = run_setup(base, name.replace(" ", "-").replace("=", ""), env, config, go)
+        by_setup[name] = results
+        problems += [f"{name}: {t}" for t in trouble]
+        print("\n".join(row(r) for r in results), file=sys.stderr, flush=True)
+    return by_setup, problems
 
 
 if __name__ == "__main__":

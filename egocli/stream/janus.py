@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 VIDEOROOM = "janus.plugin.videoroom"
 KEEPALIVE_S = 25.0
 """Janus drops a session after 60 s without a request by default."""
+ACK_ONLY = frozenset({"keepalive", "trickle"})
+"""Requests Janus answers with an 'ack' alone (for the others an 'ack' only says a reply follows)."""
 
 
 class JanusError(ConnectionError):
@@ -77,12 +79,16 @@ class Handle:
 class JanusSession:
     """A Janus session over one WebSocket, kept alive until closed."""
 
-    def __init__(self, url: str, api_secret: str | None = None, token: str | None = None) -> None:
+    def __init__(self, url: str, api_secret: str | None = None, token: str | None = None,
+                 keepalive_s: float = KEEPALIVE_S) -> None:
         self.url, self.api_secret, self.token = url, api_secret, token
+        self.keepalive_s = keepalive_s
+        """Seconds between keepalive requests (Janus's session_timeout must be longer)."""
         self.id: int | None = None
         self.handles: dict[int, Handle] = {}
         self.closed = asyncio.Event()
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._ack_ends: set[str] = set()
         self._tasks: list[asyncio.Task[Any]] = []
         self._http: Any = None
         self._ws: Any = None
@@ -116,7 +122,9 @@ class JanusSession:
         return handle
 
     async def call(self, msg: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
-        """Send a request and wait for its answer (an 'ack' is skipped; JanusError on 'error')."""
+        """Send a request and wait for its answer (JanusError on 'error').
+
+        The answer to a keepalive or trickle is Janus's 'ack'; any other request's 'ack' is skipped."""
         if self._ws is None or self._ws.closed:
             raise JanusError("the Janus connection is closed")
         tx = secrets.token_hex(6)
@@ -128,11 +136,14 @@ class JanusSession:
                 msg[key] = value
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[tx] = future
+        if msg["janus"] in ACK_ONLY:
+            self._ack_ends.add(tx)
         try:
             await self._ws.send_str(json.dumps(msg))
             reply = await asyncio.wait_for(future, timeout)
         finally:
             self._pending.pop(tx, None)
+            self._ack_ends.discard(tx)
         if reply.get("janus") == "error":
             err = reply.get("error", {})
             raise JanusError(f"{msg['janus']}: {err.get('reason', reply)} (code {err.get('code')})")
@@ -157,7 +168,7 @@ class JanusSession:
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         kind, tx = msg.get("janus"), msg.get("transaction")
-        if kind == "ack":
+        if kind == "ack" and tx not in self._ack_ends:
             return
         future = self._pending.get(tx) if tx else None
         if future is not None and not future.done():
@@ -173,7 +184,7 @@ class JanusSession:
 
     async def _keepalive(self) -> None:
         while not self._ws.closed:
-            await asyncio.sleep(KEEPALIVE_S)
+            await asyncio.sleep(self.keepalive_s)
             try:
                 await self.call({"janus": "keepalive"}, 10.0)
             except (TimeoutError, JanusError) as ex:

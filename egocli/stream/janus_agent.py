@@ -14,7 +14,7 @@ from typing import Any
 
 from egocli.stream.audio import Playback
 from egocli.stream.host import Application, Session
-from egocli.stream.janus import JanusError, JanusSession
+from egocli.stream.janus import KEEPALIVE_S, JanusError, JanusSession
 from egocli.stream.janus_room import (
     AGENT_DISPLAY,
     Publisher,
@@ -51,6 +51,8 @@ class AgentOptions:
     """Use only 127.0.0.1 for ICE (Janus on this machine, no network)."""
     retry_max_s: float = 30.0
     """Longest wait between reconnection attempts."""
+    keepalive_s: float = KEEPALIVE_S
+    """Seconds between the Janus session's keepalive requests."""
 
 
 class RoomConflict(JanusError):
@@ -144,7 +146,8 @@ class RoomAgent:
     async def _serve_once(self, stop: asyncio.Event) -> None:
         from aiortc import RTCPeerConnection
 
-        janus = await JanusSession(self.opts.url, self.opts.api_secret, self.opts.token).connect()
+        janus = await JanusSession(self.opts.url, self.opts.api_secret, self.opts.token,
+                                   self.opts.keepalive_s).connect()
         pc = RTCPeerConnection(configuration=config(self.opts.ice_servers))
         outbox = _Outbox()
         try:

@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from egocli.stream.client import _camera_track, _ChannelClient, _mic_track
-from egocli.stream.janus import Handle, JanusSession
+from egocli.stream.janus import KEEPALIVE_S, Handle, JanusSession
 from egocli.stream.janus_room import (
     Publisher,
     config,
@@ -25,11 +25,12 @@ class JanusGlasses(_ChannelClient):
     """One wearer's glasses: a publisher feed and a subscription to the agent's feed."""
 
     async def connect(self, url: str, room: int, display: str = "wearer", video: bool = True,
-                      api_secret: str | None = None, timeout: float = 30.0) -> dict[str, Any]:
+                      api_secret: str | None = None, timeout: float = 30.0,
+                      keepalive_s: float = KEEPALIVE_S) -> dict[str, Any]:
         """Publish in the room, wait for the agent, subscribe to it; returns the agent's welcome."""
         from aiortc import RTCPeerConnection
 
-        self.janus = await JanusSession(url, api_secret).connect()
+        self.janus = await JanusSession(url, api_secret, keepalive_s=keepalive_s).connect()
         self.pub = RTCPeerConnection(config())
         self.sub = RTCPeerConnection(config())
         self.channel = self.pub.createDataChannel("control")

@@ -99,7 +99,8 @@ class LocalJanus:
         (conf / "janus.plugin.videoroom.jcfg").write_text("general: {\n}\n" + rooms)
 
     def start(self, timeout: float = 20.0) -> LocalJanus:
-        """Start Janus and wait until its WebSocket port accepts connections."""
+        """Start Janus in its folder (where a core dump would land) and wait until its WebSocket port accepts
+        connections."""
         binary = janus_binary()
         if binary is None:
             raise FileNotFoundError("janus is not installed (apt-get install -y janus)")
@@ -107,7 +108,7 @@ class LocalJanus:
         with (self.folder / "janus.log").open("wb") as logfile:
             self.proc = subprocess.Popen([binary, "-F", str(self.folder / "conf"), "-o", "-N",
                                           "-L", str(self.folder / "janus.log.full")],
-                                         stdout=logfile, stderr=subprocess.STDOUT)
+                                         stdout=logfile, stderr=subprocess.STDOUT, cwd=self.folder)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

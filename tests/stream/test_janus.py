@@ -4,7 +4,9 @@ own VideoRoom, the room's agent runs the live assistant and answers back through
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,11 +68,12 @@ class Agents:
         self.stop = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
 
-    def start(self, room: int, db: Path) -> None:
+    def start(self, room: int, db: Path, keepalive_s: float = 25.0) -> None:
         """Start the agent of one room writing to one log."""
         settings = load_settings(db=db, home=self.home, models=FAKES)
         options = ServeOptions(port=0, heartbeat_s=1.0)
-        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, AgentOptions(self.url, room), self.stop)))
+        agent = AgentOptions(self.url, room, keepalive_s=keepalive_s)
+        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, agent, self.stop)))
 
     async def close(self) -> None:
         """Stop every agent (each finishes its session and log writes) and surface their errors."""
@@ -120,6 +123,59 @@ def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk,
     assert src_a.meta["transport"] == "janus" and f"room {ROOMS[0]}" in src_a.meta["peer"]
     assert src_b.status == "done" and f"room {ROOMS[1]}" in src_b.meta["peer"]
     assert _events(db_a, "visual"), f"no visual events from the glasses' camera: {src_a.meta}"
+
+
+@pytest.mark.slow
+def test_two_wearers_talking_at_once_past_many_keepalives_each_get_their_own_spoken_answers(janus, jfk, tmp_path):
+    """Janus answers a keepalive with an 'ack' alone; taken for 'a reply follows', every keepalive timed out
+    (10 s) and each agent and wearer lost its Janus session mid-conversation (bench/wearers.py, N >= 2)."""
+    dbs = {room: tmp_path / f"wearer-{room}.db" for room in ROOMS}
+    speech = jfk[:16000 * 4]  # a second of silence, then three of speech
+
+    async def wearer(room: int, remarks: int) -> dict[str, Any]:
+        glasses = JanusGlasses()
+        await glasses.connect(janus.url, room, display=f"wearer-{room}", video=False, timeout=60, keepalive_s=1.0)
+        for n in range(1, remarks + 1):  # said aloud, not asked: logged as speech
+            glasses.feed.say(speech)
+            deadline = time.monotonic() + 30
+            while len(_finals(glasses, question=False)) < n and time.monotonic() < deadline:
+                await asyncio.sleep(0.1)
+        heard = []
+        for _ in range(2):  # asked by push-to-talk, then the answer's first audible audio
+            await glasses.send({"type": "ptt", "on": True})
+            glasses.feed.say(speech)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(glasses.feed.drained.wait(), 30)
+            released = time.monotonic()
+            await glasses.send({"type": "ptt", "on": False})
+            while glasses.first_audio_after(released) is None and time.monotonic() < released + 30:
+                await asyncio.sleep(0.05)
+            heard.append(glasses.first_audio_after(released) is not None)
+            await asyncio.sleep(1.0)
+        got = {"heard": heard, "alive": not glasses.janus.closed.is_set(), "remarks": _finals(glasses, False)}
+        await glasses.close()
+        return got
+
+    async def scenario() -> list[dict[str, Any]]:
+        agents = Agents(janus.url, tmp_path / "home")
+        for room, db in dbs.items():
+            agents.start(room, db, keepalive_s=1.0)
+        try:
+            return list(await asyncio.gather(wearer(ROOMS[0], 1), wearer(ROOMS[1], 2)))
+        finally:
+            await agents.close()
+
+    for room, got in zip(ROOMS, asyncio.run(scenario()), strict=True):
+        assert got["alive"], f"room {room}: the wearer's Janus session was dropped"
+        assert all(got["heard"]), f"room {room}: answers heard per question {got['heard']}"
+        (source,) = _sources(dbs[room])  # one session: the agent never lost Janus and reconnected
+        assert source.status == "done" and f"room {room}" in source.meta["peer"]
+        logged = _events(dbs[room], "speech")
+        assert len(logged) == len(got["remarks"]) == ROOMS.index(room) + 1, "speech missing or in another's log"
+
+
+def _finals(glasses: JanusGlasses, question: bool) -> list[dict[str, Any]]:
+    return [m for m in glasses.inbox if m.get("type") == "transcript" and m.get("final") and m["question"] is question]
 
 
 @pytest.mark.slow
