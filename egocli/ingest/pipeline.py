@@ -22,6 +22,7 @@ from egocli.ingest.profile import StageClock
 from egocli.ingest.workers import AudioStage, Batch, VideoStage
 from egocli.models.textgate import reader_with_gate
 from egocli.perception.frames import FrameRules
+from egocli.perception.packing import LIMIT_MS
 from egocli.perception.vad import VadConfig
 from egocli.privacy.redact import RedactionPolicy, Redactor
 from egocli.store import Source, Store
@@ -43,6 +44,8 @@ class IngestOptions:
     """Faces and personal data masked before storing (None: --no-redact)."""
     text_gate: bool = True
     """OCR only frames and boxes with text (egocli/models/textgate.py); False: every kept frame in full."""
+    pack_speech_ms: int = LIMIT_MS
+    """Utterances transcribed together up to this length (egocli/perception/packing.py); 0: one by one."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,8 @@ class Ingestor:
                                      self.redactor, clock=clock))
         if audio:
             asr = clock.timed(m["asr"], "transcribe", "asr")
-            stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock))
+            stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock,
+                                     pack_ms=self.opt.pack_speech_ms))
         return stages
 
     def _drive(self, path: Path, src: Source, stages: list[Any], total: int, counts: dict[str, int],

@@ -12,10 +12,11 @@ from typing import Any
 
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
 from egocli.ingest.profile import StageClock
-from egocli.models.base import Transcriber
+from egocli.models.base import Segment, Transcriber
 from egocli.perception.describe import Describer
 from egocli.perception.events import FrameNotes, speech_event
 from egocli.perception.frames import FrameRules, FrameSelector, Verdict
+from egocli.perception.packing import LIMIT_MS, UtterancePacker
 from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
 
@@ -109,7 +110,7 @@ class VideoStage:
 
 @dataclass
 class AudioStage:
-    """Decodes audio, finds utterances with the energy VAD, transcribes each."""
+    """Decodes audio, finds utterances with the energy VAD, transcribes them in packs of up to ~30 s."""
 
     path: Path
     origin_ms: int
@@ -119,6 +120,8 @@ class AudioStage:
     """egocli.privacy.redact.Redactor: personal data in transcripts masked before storing."""
     clock: StageClock = field(default_factory=StageClock)
     """Where the stage's time goes (decode, VAD; ASR is timed by the model wrapper)."""
+    pack_ms: int = LIMIT_MS
+    """Utterances are transcribed together up to this length (egocli/perception/packing.py); 0: one by one."""
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
@@ -126,27 +129,44 @@ class AudioStage:
         warm = max(0, start - self.vad.floor_window_ms - self.vad.preroll_ms)
         warm -= warm % self.vad.frame_ms  # keep the original frame grid: same levels, same cuts
         vad = EnergyVad(self.vad, origin_ms=warm)
+        packer = UtterancePacker(self.asr, limit_ms=self.pack_ms)
         counts = {"utterances": 0, "silent": 0}
         last_flush = start
         chunks = _Truncatable(self.clock.iterate(audio_chunks(self.path, warm), "decode audio"))
         for _, pcm in _until_stopped(chunks, stop):
             for utt in self.clock.iterate(vad.feed(pcm), "vad"):
-                if utt.end_ms > start:
-                    events = self._transcribe(utt, counts)
-                    out.put(Batch("audio", events, {"audio_ms": utt.closed_ms}, utt.closed_ms,
-                                  counts=dict(counts)))
-                    last_flush = utt.closed_ms
-            if vad.idle and vad.pos_ms - last_flush >= CHECKPOINT_MS:
+                if utt.end_ms <= start:
+                    continue
+                if not packer.fits(utt):
+                    last_flush = self._send(packer, out, counts)
+                packer.add(utt)
+                if not self.pack_ms:
+                    last_flush = self._send(packer, out, counts)
+            if vad.idle and not packer.pending and vad.pos_ms - last_flush >= CHECKPOINT_MS:
                 out.put(Batch("audio", [], {"audio_ms": vad.pos_ms}, vad.pos_ms, counts=dict(counts)))
                 last_flush = vad.pos_ms
         if stop.is_set():
             return
-        events = [e for u in vad.flush() if u.end_ms > start for e in self._transcribe(u, counts)]
+        for utt in vad.flush():
+            if utt.end_ms > start:
+                if not packer.fits(utt):
+                    self._send(packer, out, counts)
+                packer.add(utt)
+        events = [e for utt, segments in packer.transcribe() for e in self._events(utt, segments, counts)]
         out.put(Batch("audio", events, {"audio_ms": vad.pos_ms}, vad.pos_ms, finished=True, counts=counts,
                       warning=chunks.truncated))
 
-    def _transcribe(self, utt: Utterance, counts: dict[str, int]) -> list[NewEvent]:
-        ev = speech_event(utt, self.asr.transcribe(utt.samples), self.origin_ms, self.asr.name, str(self.path))
+    def _send(self, packer: UtterancePacker, out: queue.Queue[Batch], counts: dict[str, int]) -> int:
+        """Transcribe the pending pack and send its events, checkpointed after its last utterance."""
+        if not packer.pending:
+            return 0
+        closed = packer.pending[-1].closed_ms
+        events = [e for utt, segments in packer.transcribe() for e in self._events(utt, segments, counts)]
+        out.put(Batch("audio", events, {"audio_ms": closed}, closed, counts=dict(counts)))
+        return closed
+
+    def _events(self, utt: Utterance, segments: list[Segment], counts: dict[str, int]) -> list[NewEvent]:
+        ev = speech_event(utt, segments, self.origin_ms, self.asr.name, str(self.path))
         if ev is None:
             counts["silent"] += 1
             return []
