@@ -112,7 +112,7 @@ def _profile_table(results: list[IngestResult]) -> str:
     lines = []
     for r in results:
         lines.append(f"{r.path}: seconds per stage (threads overlap; totals exceed the wall time; CPU is the "
-                     "process's while the stage ran, exact with --no-audio or --no-video)")
+                     "stage thread's, ASR's is the process's while it ran: exact with --no-video)")
         for stage, row in r.timings.items():
             lines.append(f"  {stage:<20} {row['seconds']:8.2f} s  CPU {row.get('cpu', 0.0):8.2f} s  "
                          f"{int(row['calls']):6d} calls")

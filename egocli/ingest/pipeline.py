@@ -181,7 +181,7 @@ class Ingestor:
             stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
                                      self.redactor, clock=clock))
         if audio:
-            asr = clock.timed(m["asr"], "transcribe", "asr")
+            asr = clock.timed(m["asr"], "transcribe", "asr", pooled=True)  # CTranslate2 computes in its own threads
             stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock,
                                      pack_ms=self.opt.pack_speech_ms))
         return stages

@@ -1,9 +1,10 @@
 """Where ingest time goes: seconds per stage (decode, select, labeler, OCR, VAD, ASR, write...).
 
 Two figures per stage. Wall: the time that stage's own thread spent in it (stages run in several
-threads at once, so these add up to more than the wall time). CPU: the process's CPU time (all
-threads, so model worker threads count too) while the stage ran; exact when one stage runs at a
-time (an ingest with --no-audio or --no-video), shared out between overlapping stages otherwise."""
+threads at once, so these add up to more than the wall time). CPU: the CPU time of the stage's own
+thread, exact whatever else runs, except for models that compute in their own worker threads
+(`pooled`: the speech recogniser), whose CPU is the whole process's while they ran: exact in an
+ingest with --no-video, shared with the overlapping stages otherwise."""
 
 from __future__ import annotations
 
@@ -33,30 +34,31 @@ class StageClock:
             self.calls[stage] = self.calls.get(stage, 0) + calls
 
     @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        """Time the body of a `with` block as `name`."""
-        start, cpu = time.perf_counter(), time.process_time()
+    def stage(self, name: str, pooled: bool = False) -> Iterator[None]:
+        """Time the body of a `with` block as `name` (pooled: its work runs in other threads)."""
+        cpu_time = time.process_time if pooled else time.thread_time
+        start, cpu = time.perf_counter(), cpu_time()
         try:
             yield
         finally:
-            self.add(name, time.perf_counter() - start, cpu=time.process_time() - cpu)
+            self.add(name, time.perf_counter() - start, cpu=cpu_time() - cpu)
 
     def iterate(self, items: Iterable[T], name: str) -> Iterator[T]:
         """Yield from `items`, timing only the work of producing each item (not the consumer's)."""
         it = iter(items)
         while True:
-            start, cpu = time.perf_counter(), time.process_time()
+            start, cpu = time.perf_counter(), time.thread_time()
             try:
                 item = next(it)
             except StopIteration:
-                self.add(name, time.perf_counter() - start, 0, time.process_time() - cpu)
+                self.add(name, time.perf_counter() - start, 0, time.thread_time() - cpu)
                 return
-            self.add(name, time.perf_counter() - start, cpu=time.process_time() - cpu)
+            self.add(name, time.perf_counter() - start, cpu=time.thread_time() - cpu)
             yield item
 
-    def timed(self, model: Any, method: str, name: str) -> Any:
-        """`model` with `method` timed as `name` (other attributes pass through)."""
-        return _Timed(model, method, name, self) if model is not None else None
+    def timed(self, model: Any, method: str, name: str, pooled: bool = False) -> Any:
+        """`model` with `method` timed as `name` (other attributes pass through; pooled: see `stage`)."""
+        return _Timed(model, method, name, self, pooled) if model is not None else None
 
     def table(self) -> dict[str, dict[str, float]]:
         """{stage: {"seconds": wall s, "cpu": process CPU s, "calls": n}}, slowest first."""
@@ -69,8 +71,8 @@ class StageClock:
 class _Timed:
     """A model whose one method is timed into a StageClock."""
 
-    def __init__(self, inner: Any, method: str, name: str, clock: StageClock) -> None:
-        self._inner, self._method, self._stage, self._clock = inner, method, name, clock
+    def __init__(self, inner: Any, method: str, name: str, clock: StageClock, pooled: bool = False) -> None:
+        self._inner, self._method, self._stage, self._clock, self._pooled = inner, method, name, clock, pooled
         self.name = getattr(inner, "name", name)
 
     def __getattr__(self, attr: str) -> Any:
@@ -79,7 +81,7 @@ class _Timed:
             return value
 
         def timed(*args: Any, **kwargs: Any) -> Any:
-            with self._clock.stage(self._stage):
+            with self._clock.stage(self._stage, self._pooled):
                 return value(*args, **kwargs)
 
         return timed
