@@ -100,7 +100,8 @@ def run(video: Path, work: Path, name: str, extra: list[str], code: Path = REPO,
             "events": result["events"], "counts": result["counts"], "timings": result.get("timings", {}), "db": db}
 
 
-def configs(args: argparse.Namespace, extra: list[str], work: Path, split: bool) -> list[tuple[str, list[str], Path, str]]:
+def configs(args: argparse.Namespace, extra: list[str], work: Path,
+            split: bool) -> list[tuple[str, list[str], Path, str]]:
     """(name, flags, code checkout, config.toml text) for the default run, its baseline and the split runs."""
     if args.baseline_checkout:
         base = ("baseline", extra, Path(args.baseline_checkout).resolve(), "")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -101,8 +102,8 @@ def video_frames(path: Path, fps: float, from_ms: int = 0) -> Iterator[tuple[int
             raise TruncatedMedia(path, "video", int(next_t), str(ex)) from None
 
 
-def _upright(frame) -> np.ndarray:  # noqa: ANN001 - av.VideoFrame
-    """A decoded frame as BGR at most 640 px wide (stored width), turned as the container says to show it
+def _upright(frame: Any) -> np.ndarray:
+    """A decoded av.VideoFrame as BGR at most 640 px wide (stored width), turned as the container says
     (phones and glasses store portrait video sideways with a rotation in the display matrix)."""
     width = min(MAX_WIDTH, frame.width)
     height = int(round(frame.height * width / frame.width / 2)) * 2
