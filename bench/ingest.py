@@ -10,7 +10,7 @@ they add up to more than the wall time).
 Per-stage CPU (`CPU` table): the long recording is also ingested video-only and audio-only with the
 default code; each stage's CPU is its thread's (exact), the speech recogniser's the process's while
 it ran (exact in the audio-only run, where nothing else runs); what no stage covers (imports,
-FFmpeg's decoder threads, exit) is its own row.
+FFmpeg's decoder threads, embedding the events for `ask`, exit) is its own row.
 
 Baselines:
 - default: the `egocli` package of git revision `--baseline-rev` (bab9150: main before the third
@@ -142,8 +142,8 @@ def _table(title: str, key: str, results: list[dict]) -> None:
         print(f"{s:<34}{cells}")
     if key == "cpu":
         rest = [r["cpu"] - sum(t.get("cpu", 0.0) for t in r["timings"].values()) for r in results]
-        print(f"{'outside stages (imports, decoder':<34}" + "".join(f"{x:12.2f}" for x in rest))
-        print(f"{'  threads, interpreter exit)':<34}")
+        print(f"{'outside stages (imports, embedding':<34}" + "".join(f"{x:12.2f}" for x in rest))
+        print(f"{'  for ask, decoder threads, exit)':<34}")
         print(f"{'process CPU (rusage, all)':<34}" + "".join(f"{r['cpu']:12.2f}" for r in results))
 
 
