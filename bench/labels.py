@@ -95,7 +95,7 @@ def main() -> None:
 
     settings = load_settings()
     labeler = EfficientNetLabeler(registry.prepare("labeler", settings).path, cache=settings.model_cache)
-    old_ocr, gate = RapidOcrReader(threads=1, angle=True), TextGate(RapidOcrReader(threads=1))
+    old_ocr, gate = RapidOcrReader(threads=1, angle=True), TextGate(RapidOcrReader(threads=1, max_side=480))  # as ingest
     vocab = default_vocabulary()
     tally = {k: [0, 0] for k in ("labels before", "labels after", "ocr before", "ocr after")}
     sweep = {t: [0, 0] for t in (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)}

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -96,11 +97,19 @@ def video_frames(path: Path, fps: float, from_ms: int = 0) -> Iterator[tuple[int
                 t_ms = int(round(next_t))
                 while next_t <= frame.time * 1000 + 1e-6:
                     next_t += step
-                width = min(MAX_WIDTH, frame.width)
-                height = int(round(frame.height * width / frame.width / 2)) * 2
-                yield t_ms, frame.to_ndarray(format="bgr24", width=width, height=height)
+                yield t_ms, _upright(frame)
         except av.error.FFmpegError as ex:
             raise TruncatedMedia(path, "video", int(next_t), str(ex)) from None
+
+
+def _upright(frame: Any) -> np.ndarray:
+    """A decoded av.VideoFrame as BGR at most 640 px wide (stored width), turned as the container says
+    (phones and glasses store portrait video sideways with a rotation in the display matrix)."""
+    width = min(MAX_WIDTH, frame.width)
+    height = int(round(frame.height * width / frame.width / 2)) * 2
+    pixels = frame.to_ndarray(format="bgr24", width=width, height=height)
+    turns = int(round((getattr(frame, "rotation", 0) or 0) / 90)) % 4  # counter-clockwise quarter turns
+    return np.ascontiguousarray(np.rot90(pixels, turns)) if turns else pixels
 
 
 def audio_chunks(path: Path, from_ms: int = 0) -> Iterator[tuple[int, np.ndarray]]:

@@ -22,6 +22,7 @@ from egocli.ingest.profile import StageClock
 from egocli.ingest.workers import AudioStage, Batch, VideoStage
 from egocli.models.textgate import reader_with_gate
 from egocli.perception.frames import FrameRules
+from egocli.perception.packing import LIMIT_MS
 from egocli.perception.vad import VadConfig
 from egocli.privacy.redact import RedactionPolicy, Redactor
 from egocli.store import Source, Store
@@ -43,6 +44,8 @@ class IngestOptions:
     """Faces and personal data masked before storing (None: --no-redact)."""
     text_gate: bool = True
     """OCR only frames and boxes with text (egocli/models/textgate.py); False: every kept frame in full."""
+    pack_speech_ms: int = LIMIT_MS
+    """Utterances transcribed together up to this length (egocli/perception/packing.py); 0: one by one."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,9 @@ class RegistryModels:
     The video and audio stages run side by side on (typically) two cores, so unless the user
     configured thread counts, OCR and ASR get one thread each instead of competing for two.
     (Tried in issue 19: ASR with two threads used the same CPU as one when alone, but under load
-    CTranslate2's waiting threads burned 195 CPU-s instead of ~37 on the 10-minute bench audio.)"""
+    CTranslate2's waiting threads burned 195 CPU-s instead of ~37 on the 10-minute bench audio.)
+    Ingest frames are at most 640 px wide, and the OCR detector runs at 480: on the 66 frames of
+    bench/labels.py and a page of 8-px print it found the same text as at 640, with ~14% less OCR CPU."""
 
     def __init__(self, settings: Any) -> None:
         from dataclasses import replace
@@ -97,6 +102,7 @@ class RegistryModels:
         options = dict(settings.options)
         for role in ("ocr", "asr"):
             options[role] = {"threads": 1, **settings.section(role)}
+        options["ocr"] = {"max_side": 480, **options["ocr"]}
         self.settings = replace(settings, options=options)
 
     def load(self, role: str) -> Any:
@@ -178,8 +184,9 @@ class Ingestor:
             stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
                                      self.redactor, clock=clock))
         if audio:
-            asr = clock.timed(m["asr"], "transcribe", "asr")
-            stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock))
+            asr = clock.timed(m["asr"], "transcribe", "asr", pooled=True)  # CTranslate2 computes in its own threads
+            stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock,
+                                     pack_ms=self.opt.pack_speech_ms))
         return stages
 
     def _drive(self, path: Path, src: Source, stages: list[Any], total: int, counts: dict[str, int],

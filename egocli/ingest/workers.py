@@ -12,10 +12,11 @@ from typing import Any
 
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
 from egocli.ingest.profile import StageClock
-from egocli.models.base import Transcriber
+from egocli.models.base import Segment, Transcriber
 from egocli.perception.describe import Describer
 from egocli.perception.events import FrameNotes, speech_event
 from egocli.perception.frames import FrameRules, FrameSelector, Verdict
+from egocli.perception.packing import LIMIT_MS, UtterancePacker
 from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
 
@@ -61,55 +62,119 @@ class VideoStage:
     _notes: FrameNotes = field(default_factory=FrameNotes)
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
-        """Process from the resume point to the end, sending batches to `out`."""
-        selector = FrameSelector(self.rules)
+        """Process from the resume point to the end, sending batches to `out`.
+
+        Two threads: a helper decodes, selects and redacts frames while this one describes the kept
+        ones (labeler, OCR), so the video side can use a second core beside the speech recogniser."""
+        import cv2
+
+        cv2.setNumThreads(1)  # each stage thread is one core's worth; OpenCV's pool only added CPU
         self._notes = FrameNotes(resume.get("video_text_crc", 0))
+        ahead: queue.Queue[_Seen | BaseException] = queue.Queue(maxsize=8)
+        helper = threading.Thread(target=self._select, args=(ahead, resume, stop), daemon=True,
+                                  name="video-select")
+        helper.start()
+        while not stop.is_set():
+            try:
+                item = ahead.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if isinstance(item, BaseException):
+                raise item
+            events = self._describe(item) if item.frame is not None else []
+            point = {**item.point, "video_text_crc": self._notes.last_text_crc}
+            out.put(Batch("video", events, point, item.t, finished=item.finished, counts=item.counts,
+                          warning=item.warning))
+            if item.finished:
+                return
+
+    def _select(self, ahead: queue.Queue[_Seen | BaseException], resume: dict[str, int],
+                stop: threading.Event) -> None:
+        """The helper thread: decoded frames -> kept (redacted) frames and checkpoints, in order."""
+        try:
+            self._frames(ahead, resume, stop)
+        except BaseException as ex:  # handed to the describing thread, which reports it
+            _put(ahead, ex, stop)
+
+    def _frames(self, ahead: queue.Queue[_Seen | BaseException], resume: dict[str, int],
+                stop: threading.Event) -> None:
+        selector = FrameSelector(self.rules)
         start = resume.get("video_ms", 0)
         if "video_ref_ms" in resume:
             for t, frame in video_frames(self.path, self.fps, resume["video_ref_ms"]):
                 selector.prime(frame, t)
                 break
         counts = {"frames": 0, "kept": 0, "dark": 0, "blur": 0, "same": 0}
-        events: list[NewEvent] = []
-        last_flush, t, warning = start, start, None
+        last_flush, t = start, start
         frames = _Truncatable(self.clock.iterate(video_frames(self.path, self.fps, start), "decode video"))
         for t, frame in _until_stopped(frames, stop):
             counts["frames"] += 1
             with self.clock.stage("select"):
                 verdict = selector.consider(frame, t)
-            if verdict.keep:
-                counts["kept"] += 1
-                events.extend(self._describe(frame, t, verdict))
-            else:
+            if not verdict.keep:
                 counts[verdict.reason] = counts.get(verdict.reason, 0) + 1
-            if verdict.keep or t - last_flush >= CHECKPOINT_MS:
-                out.put(Batch("video", events, self._checkpoint(t, selector), t, counts=dict(counts)))
-                events, last_flush = [], t
-        if stop.is_set():
-            return
-        warning = frames.truncated
-        out.put(Batch("video", events, self._checkpoint(t, selector), t, finished=True, counts=counts,
-                      warning=warning))
+                if t - last_flush < CHECKPOINT_MS:
+                    continue
+                frame = None
+            else:
+                counts["kept"] += 1
+            if not _put(ahead, self._seen(t, frame, verdict, selector, counts), stop):
+                return
+            last_flush = t
+        if not stop.is_set():
+            _put(ahead, _Seen(t, None, None, {}, self._point(t, selector), counts, True, frames.truncated), stop)
 
-    def _checkpoint(self, t: int, selector: FrameSelector) -> dict[str, int]:
-        point = {"video_ms": t + 1, "video_text_crc": self._notes.last_text_crc}
+    def _seen(self, t: int, frame: Any, verdict: Verdict, selector: FrameSelector,
+              counts: dict[str, int]) -> _Seen:
+        found: dict[str, int] = {}
+        if frame is not None and self.redactor:
+            with self.clock.stage("redact faces"):
+                frame, found = self.redactor.frame(frame)
+        return _Seen(t, frame, verdict, found, self._point(t, selector), dict(counts))
+
+    @staticmethod
+    def _point(t: int, selector: FrameSelector) -> dict[str, int]:
+        point = {"video_ms": t + 1}
         if selector.last_kept_ms is not None:
             point["video_ref_ms"] = selector.last_kept_ms
         return point
 
-    def _describe(self, frame: Any, t: int, verdict: Verdict) -> list[NewEvent]:
-        with self.clock.stage("redact faces"):
-            frame, found = self.redactor.frame(frame) if self.redactor else (frame, {})
-        desc = self.describer.describe(frame)
-        at = self.origin_ms + t
-        media = self.save_frame(frame, t) if self.save_frame else str(self.path)
-        events = self._notes.events(desc, verdict, at, at + int(1000 / self.fps), t, media)
-        return self.redactor.events(events, found) if self.redactor else events
+    def _describe(self, seen: _Seen) -> list[NewEvent]:
+        desc = self.describer.describe(seen.frame)
+        at = self.origin_ms + seen.t
+        media = self.save_frame(seen.frame, seen.t) if self.save_frame else str(self.path)
+        events = self._notes.events(desc, seen.verdict, at, at + int(1000 / self.fps), seen.t, media)
+        return self.redactor.events(events, seen.found) if self.redactor else events
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A kept frame (redacted) or a checkpoint (frame None), handed from the selecting thread."""
+
+    t: int
+    frame: Any
+    verdict: Verdict | None
+    found: dict[str, int]
+    point: dict[str, int]
+    counts: dict[str, int]
+    finished: bool = False
+    warning: str | None = None
+
+
+def _put(q: queue.Queue[Any], item: Any, stop: threading.Event) -> bool:
+    """Put unless the ingest stops first (False then)."""
+    while not stop.is_set():
+        try:
+            q.put(item, timeout=0.2)
+            return True
+        except queue.Full:
+            continue
+    return False
 
 
 @dataclass
 class AudioStage:
-    """Decodes audio, finds utterances with the energy VAD, transcribes each."""
+    """Decodes audio, finds utterances with the energy VAD, transcribes them in packs of up to ~30 s."""
 
     path: Path
     origin_ms: int
@@ -119,6 +184,8 @@ class AudioStage:
     """egocli.privacy.redact.Redactor: personal data in transcripts masked before storing."""
     clock: StageClock = field(default_factory=StageClock)
     """Where the stage's time goes (decode, VAD; ASR is timed by the model wrapper)."""
+    pack_ms: int = LIMIT_MS
+    """Utterances are transcribed together up to this length (egocli/perception/packing.py); 0: one by one."""
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
         """Process from the resume point to the end, sending batches to `out`."""
@@ -126,27 +193,44 @@ class AudioStage:
         warm = max(0, start - self.vad.floor_window_ms - self.vad.preroll_ms)
         warm -= warm % self.vad.frame_ms  # keep the original frame grid: same levels, same cuts
         vad = EnergyVad(self.vad, origin_ms=warm)
+        packer = UtterancePacker(self.asr, limit_ms=self.pack_ms)
         counts = {"utterances": 0, "silent": 0}
         last_flush = start
         chunks = _Truncatable(self.clock.iterate(audio_chunks(self.path, warm), "decode audio"))
         for _, pcm in _until_stopped(chunks, stop):
             for utt in self.clock.iterate(vad.feed(pcm), "vad"):
-                if utt.end_ms > start:
-                    events = self._transcribe(utt, counts)
-                    out.put(Batch("audio", events, {"audio_ms": utt.closed_ms}, utt.closed_ms,
-                                  counts=dict(counts)))
-                    last_flush = utt.closed_ms
-            if vad.idle and vad.pos_ms - last_flush >= CHECKPOINT_MS:
+                if utt.end_ms <= start:
+                    continue
+                if not packer.fits(utt):
+                    last_flush = self._send(packer, out, counts)
+                packer.add(utt)
+                if not self.pack_ms:
+                    last_flush = self._send(packer, out, counts)
+            if vad.idle and not packer.pending and vad.pos_ms - last_flush >= CHECKPOINT_MS:
                 out.put(Batch("audio", [], {"audio_ms": vad.pos_ms}, vad.pos_ms, counts=dict(counts)))
                 last_flush = vad.pos_ms
         if stop.is_set():
             return
-        events = [e for u in vad.flush() if u.end_ms > start for e in self._transcribe(u, counts)]
+        for utt in vad.flush():
+            if utt.end_ms > start:
+                if not packer.fits(utt):
+                    self._send(packer, out, counts)
+                packer.add(utt)
+        events = [e for utt, segments in packer.transcribe() for e in self._events(utt, segments, counts)]
         out.put(Batch("audio", events, {"audio_ms": vad.pos_ms}, vad.pos_ms, finished=True, counts=counts,
                       warning=chunks.truncated))
 
-    def _transcribe(self, utt: Utterance, counts: dict[str, int]) -> list[NewEvent]:
-        ev = speech_event(utt, self.asr.transcribe(utt.samples), self.origin_ms, self.asr.name, str(self.path))
+    def _send(self, packer: UtterancePacker, out: queue.Queue[Batch], counts: dict[str, int]) -> int:
+        """Transcribe the pending pack and send its events, checkpointed after its last utterance."""
+        if not packer.pending:
+            return 0
+        closed = packer.pending[-1].closed_ms
+        events = [e for utt, segments in packer.transcribe() for e in self._events(utt, segments, counts)]
+        out.put(Batch("audio", events, {"audio_ms": closed}, closed, counts=dict(counts)))
+        return closed
+
+    def _events(self, utt: Utterance, segments: list[Segment], counts: dict[str, int]) -> list[NewEvent]:
+        ev = speech_event(utt, segments, self.origin_ms, self.asr.name, str(self.path))
         if ev is None:
             counts["silent"] += 1
             return []

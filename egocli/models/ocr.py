@@ -34,9 +34,10 @@ class RapidOcrReader:
         try:
             # Detect at most max_side pixels on the long side: RapidOCR's default upscales the short
             # side to 736, which doubles a 640x360 frame and the time it takes (1.6 s -> 0.7 s).
+            # Threads are given globally: rapidocr-onnxruntime 1.4.4 overwrites the det_/cls_/rec_ thread
+            # counts with the global ones (default: one per core, spinning), which doubled OCR's CPU time.
             self._engine = RapidOCR(text_score=min_score, det_limit_type="max", det_limit_side_len=max_side,
-                                    det_intra_op_num_threads=threads,
-                                    cls_intra_op_num_threads=threads, rec_intra_op_num_threads=threads)
+                                    intra_op_num_threads=threads, inter_op_num_threads=1)
         except Exception as ex:  # onnxruntime raises its own exception types
             raise ModelError(f"{role}: cannot load the RapidOCR models: {ex}") from ex
         self.role, self.angle, self.min_score = role, angle, min_score
