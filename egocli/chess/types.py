@@ -52,6 +52,9 @@ class ChessOptions:
     """Square classifier (ONNX); None for the packaged default."""
     self_calibrate: bool = True
     """Video: fine-tune on the first stable frames when they show the start position but the model is unsure."""
+    follow_game: bool = True
+    """Video: follow the game by its legal moves when the first frames show the initial position (False: read
+    every video frame by frame)."""
 
 
 @dataclass

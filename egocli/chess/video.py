@@ -63,10 +63,11 @@ def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyse
         calibration = calibrate_on(start, options, Path(tmp)) if options.self_calibrate else None
         if calibration is not None:
             options = replace(options, model=calibration.model)
-        if len(start) >= START_SEEN:
+        if len(start) >= START_SEEN and options.follow_game:
             result = _follow_game(path, options, analyse_board)
         else:
-            result = _read_frames(path, options, analyse_board)
+            result = _read_frames(path, options, analyse_board, FRAMES_REASON if len(start) < START_SEEN
+                                  else "read frame by frame, as asked")
     result.calibration = calibration.to_json() if calibration else None
     return result
 
@@ -96,7 +97,7 @@ GAME_REASON = "the first frames show the initial position: followed as a game, l
 FRAMES_REASON = "the first frames do not show the initial position: read frame by frame"
 
 
-def _read_frames(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
+def _read_frames(path: Path, options: ChessOptions, analyse_board: BoardAnalyser, why: str) -> VideoAnalysis:
     """Read every sampled frame on its own, committing positions through the vote buffer."""
     tracker = PositionTracker(options)
     read = located = 0
@@ -104,7 +105,7 @@ def _read_frames(path: Path, options: ChessOptions, analyse_board: BoardAnalyser
         read += 1
         located += tracker.add(seconds, frame)
     return VideoAnalysis(positions=tracker.positions, final=tracker.final(analyse_board), frames_read=read,
-                         frames_located=located, reading="frames", reading_reason=FRAMES_REASON)
+                         frames_located=located, reading="frames", reading_reason=why)
 
 
 class BoardReader:
