@@ -75,7 +75,7 @@ def run_cli(*args: str) -> tuple[int, dict]:
     """(exit code, --json output) of the installed console script."""
     exe = Path(sys.executable).with_name("egocli")
     done = subprocess.run([str(exe), "chess", *args, "--json", "--no-explain", "--time", "0.05", "--multipv", "1"],
-                          capture_output=True, text=True, timeout=600)
+                          check=False, capture_output=True, text=True, timeout=600)
     return done.returncode, json.loads(done.stdout)
 
 
