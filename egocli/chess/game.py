@@ -102,10 +102,14 @@ class GameTracker:
     start: Any = None
     """The position the video starts from (a chess.Board; None: the initial position)."""
     beam: int = BEAM
+    """Hypotheses kept after each frame."""
     move_cost: float = MOVE_COST
+    """Nats a move costs (see MOVE_COST)."""
     frame_cap: float = FRAME_CAP
-    frames: int = 0
-    _beam: list[_Hypothesis] = field(default_factory=list)
+    """Most nats one frame gives against a kept position (see FRAME_CAP)."""
+    frames: int = field(default=0, init=False)
+    """Frames taken so far."""
+    _beam: list[_Hypothesis] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
         import chess
