@@ -2,7 +2,8 @@
 classification errors, positions left unanalysed and why), calibration to other sets, the Scholar's Mate
 video with and without self-calibration, and puzzles at 0.1 s.
 
-Run: python bench/chess.py [--puzzles 1000] [--skip calibration,video]. Needs ../shared/data/chess beside
+Run: python bench/chess.py [--puzzles 1000] [--skip calibration,video]; the time targets alone, on a quiet
+machine: python bench/chess.py --timing. Needs ../shared/data/chess beside
 the repo, Stockfish, and torch for calibration. Timings printed here come from whatever else the machine
 is doing: re-measure them alone.
 Baseline (chesscog, Wölflein & Arandjelović 2021, real photos after fine-tuning): 0.17% per-square
@@ -188,36 +189,126 @@ def calibration(held: list[str], labels: dict[str, str], cams: dict[str, str]) -
             print(f"{title}: calibration {wall:.0f} s wall, {cpu:.0f} s CPU (busy machine: re-measure alone)")
             report("    default model", score(scored))
             report("    calibrated model", score(scored, model))
+            if scored is scored_frames:
+                tracked_report("    default model, followed as a game", scored, None)
+                tracked_report("    calibrated model, followed as a game", scored, model)
             report("    calibrated model on the default set's held-out session (forgetting)",
                    score(photos(held, labels, DATA / "photos"), model))
 
 
+def tracked_report(title: str, frames: list[tuple[str, np.ndarray, str]], model: Path | None) -> None:
+    """The scored frames' positions as the game tracker has them after following every sampled frame of the
+    video in order (the start frames are right by construction unless a move is invented early; the final
+    frames are the test)."""
+    from egocli.chess.calibrate import START
+    from egocli.chess.game import GameTracker
+    from egocli.chess.types import ChessOptions
+    from egocli.chess.video import BoardReader, sample_frames
+
+    reader, game = BoardReader(ChessOptions(model=model)), GameTracker()
+    for seconds, frame in sample_frames(DATA / "webcam" / "scholarsmate.avi", 5.0):
+        seen, _ = reader.read(frame)
+        if seen is not None:
+            game.add(seconds, seen.probs)
+    moves = game.moves()
+    wrong = {}
+    for name, _, truth in frames:
+        placement = ([START] + [m.fen.split()[0] for m in moves if m.seconds <= float(name[:-1]) + 1e-6])[-1]
+        wrong[name] = int((fen_to_grid(placement) != fen_to_grid(truth)).sum())
+    final = [n for n, _, truth in frames if truth == SCHOLARS_FINAL]
+    print(f"{title}: squares {100 - 100 * sum(wrong.values()) / (64 * len(frames)):.2f}% | boards perfect "
+          f"{sum(w == 0 for w in wrong.values())}/{len(frames)} (final-position frames "
+          f"{sum(wrong[n] == 0 for n in final)}/{len(final)}) | moves {' '.join(m.san for m in moves) or '-'}")
+
+
 def video() -> None:
-    """The Scholar's Mate video's final position without and with self-calibration."""
+    """The Scholar's Mate video's final position without and with self-calibration, read frame by frame (as
+    before) and followed as a game."""
     from egocli.chess.analyse import analyse
     from egocli.chess.types import ChessOptions
 
-    for flag in (False, True):
-        result = analyse(str(DATA / "webcam" / "scholarsmate.avi"), None,
-                         ChessOptions(explain=False, seconds=0.05, multipv=1, self_calibrate=flag))
-        final = result.final
-        seen = (final.fen or final.fen_seen or "").split()[0] if final else ""
-        wrong = int((fen_to_grid(seen) != fen_to_grid(SCHOLARS_FINAL)).sum()) if seen else 64
-        moves = [p["move"] for p in result.positions if p["move"]]
-        print(f"video, self-calibration {'on ' if flag else 'off'}: final {seen or '-'} "
-              f"({'right' if wrong == 0 else f'{wrong} squares wrong'}; truth {SCHOLARS_FINAL}) | moves read "
-              f"{' '.join(moves) or '-'} | {len(result.positions)} positions | calibration {result.calibration}")
+    for follow in (False, True):
+        for flag in (False, True):
+            result = analyse(str(DATA / "webcam" / "scholarsmate.avi"), None,
+                             ChessOptions(explain=False, seconds=0.05, multipv=1, self_calibrate=flag,
+                                          follow_game=follow))
+            final = result.final
+            seen = (final.fen or final.fen_seen or "").split()[0] if final else ""
+            wrong = int((fen_to_grid(seen) != fen_to_grid(SCHOLARS_FINAL)).sum()) if seen else 64
+            moves = [p["move"] for p in result.positions if p["move"]]
+            print(f"video {'followed as a game' if follow else 'frame by frame'}, self-calibration "
+                  f"{'on ' if flag else 'off'}: final {seen or '-'} ({'right' if wrong == 0 else f'{wrong} squares wrong'}"
+                  f"; truth {SCHOLARS_FINAL}) | to move {final.turn if final else '-'} ({final.turn_reason if final else ''})"
+                  f" | moves read {' '.join(moves) or '-'} | {len(result.positions)} positions | calibration "
+                  f"{result.calibration}")
+
+
+def timing() -> None:
+    """The issue's two time targets, alone: recognition per video frame on one core (board finding, square
+    classification, the game tracker's step) and calibration on two photos on two cores. Run it on a quiet
+    machine: python bench/chess.py --timing"""
+    import os
+
+    from egocli.chess.game import GameTracker
+    from egocli.chess.selfcal import calibrate_from_start
+    from egocli.chess.types import ChessOptions
+    from egocli.chess.video import BoardReader, sample_frames
+
+    cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, cores[:1])
+    frames = list(sample_frames(DATA / "webcam" / "scholarsmate.avi", 5.0))
+    reader, game = BoardReader(ChessOptions()), GameTracker()
+    reader.read(frames[0][1])  # load the classifier
+    read_ms, step_ms = [], []
+    for seconds, frame in frames:
+        t0 = time.perf_counter()
+        seen, _ = reader.read(frame)
+        t1 = time.perf_counter()
+        if seen is not None:
+            game.add(seconds, seen.probs)
+        read_ms.append(1000 * (t1 - t0))
+        step_ms.append(1000 * (time.perf_counter() - t1))
+    total = np.add(read_ms, step_ms)
+    print(f"recognition, one core ({len(frames)} Scholar's Mate frames, 640x480): per frame median "
+          f"{np.median(total):.0f} ms, p90 {np.percentile(total, 90):.0f}, max {total.max():.0f} (board finding + "
+          f"classification median {np.median(read_ms):.0f}, game tracker {np.median(step_ms):.1f}); target <= 250")
+    photo = [cv2.imread(str(DATA / "photos" / n)) for n in default_set()[0][:10]]
+    ms = []
+    for image in photo:
+        t0 = time.perf_counter()
+        classify_located(image, locate_board(image))
+        ms.append(1000 * (time.perf_counter() - t0))
+    print(f"recognition, one core (10 phone photos, 900x1600): median {np.median(ms):.0f} ms, max {max(ms):.0f}")
+    os.sched_setaffinity(0, cores[:2])
+    cal, _ = FOLDING_SET
+    with tempfile.TemporaryDirectory() as tmp:
+        _, wall, cpu = calibrated([(n, cv2.imread(str(DATA / "webcam" / n))) for n in cal], START_PLACEMENT, Path(tmp))
+        print(f"calibration, two cores, on {cal}: {wall:.1f} s wall, {cpu:.1f} s CPU; target <= 60 s")
+        wall = time.perf_counter()
+        done = calibrate_from_start(sample_frames(DATA / "webcam" / "scholarsmate.avi", 5.0), ChessOptions(),
+                                    Path(tmp) / "video")
+        print(f"self-calibration of the Scholar's Mate video, two cores: {time.perf_counter() - wall:.1f} s wall "
+              f"(finding the start frames and fine-tuning on {done.frames if done else 0})")
+
+
+START_PLACEMENT = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 
 
 def main() -> None:
-    """Run all parts."""
+    """Run all parts (or only the timings with --timing)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--puzzles", type=int, default=1000)
     parser.add_argument("--model", help="A classifier trained by scripts/train_squares.py (default: packaged).")
     parser.add_argument("--skip", default="", help="Comma-separated parts to skip: calibration, video, training.")
+    parser.add_argument("--timing", action="store_true", help="Only the time targets (run alone on a quiet "
+                                                                  "machine): recognition on one core, calibration "
+                                                                  "on two.")
     args = parser.parse_args()
     skip = set(args.skip.split(","))
     cv2.setNumThreads(1)
+    if args.timing:
+        timing()
+        return
     held, train, labels = default_set()
     model = Path(args.model) if args.model else None
     print("baseline chesscog (paper): squares 99.83% | boards perfect 88.9% | ~2100 ms/image CPU")

@@ -50,6 +50,8 @@ def line_text(n: int, line: EngineLine) -> str:
 
 def _render_video(result: VideoAnalysis) -> str:
     out = [f"frames: {result.frames_read} sampled, board found in {result.frames_located}"]
+    if result.reading_reason:
+        out.append(f"positions: {result.reading_reason}")
     for pos in result.positions:
         out.append(f"{pos['time']:7.2f}s  {pos['move'] or '(position)':<8} {pos['fen']}")
     if not result.positions:

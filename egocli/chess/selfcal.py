@@ -24,6 +24,8 @@ PROBE_FRAMES = 25
 """Sampled frames looked at, at most, for the first located one (5 s at 5 frames a second)."""
 USE_FRAMES = 5
 """The first stable frames calibrated on, at most (a second at 5 frames a second: before any move)."""
+START_SEEN = 2
+"""Located start-position frames needed before a video is taken to start from the initial position."""
 CONFIDENT = 0.9
 """Mean probability of the start position's labels above which (with every frame read exactly) the model
 is trusted as it is."""
@@ -87,8 +89,13 @@ def calibrate_from_start(frames: Iterable[tuple[float, np.ndarray]], options: Ch
                          folder: Path) -> SelfCalibration | None:
     """Fine-tune on the first start-position frames (the model written to folder) when the model is unsure
     of them; None when the video does not start from the initial position or the model reads it surely."""
-    samples = start_frames(frames, options.model)
-    if len(samples) < 2:
+    return calibrate_on(start_frames(frames, options.model), options, folder)
+
+
+def calibrate_on(samples: list[Sample], options: ChessOptions, folder: Path) -> SelfCalibration | None:
+    """Fine-tune on start-position frames found by start_frames (the model written to folder) when the model
+    is unsure of them; None when there are fewer than START_SEEN or the model reads them surely."""
+    if len(samples) < START_SEEN:
         return None
     before, exact = confidence(samples, options.model)
     if exact and before >= CONFIDENT:

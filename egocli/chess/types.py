@@ -52,6 +52,9 @@ class ChessOptions:
     """Square classifier (ONNX); None for the packaged default."""
     self_calibrate: bool = True
     """Video: fine-tune on the first stable frames when they show the start position but the model is unsure."""
+    follow_game: bool = True
+    """Video: follow the game by its legal moves when the first frames show the initial position (False: read
+    every video frame by frame)."""
 
 
 @dataclass
@@ -99,10 +102,11 @@ class Analysis:
 
 @dataclass
 class VideoAnalysis:
-    """Positions committed by the vote buffer along a video, the moves between them, and the last one analysed."""
+    """Positions along a video (followed as a game, or committed by the vote buffer), the moves between them,
+    and the last one analysed."""
 
     positions: list[dict[str, Any]]
-    """{time, fen, move} per committed position (move in SAN, None for the first or an unmatched jump)."""
+    """{time, fen, move} per position (move in SAN, None for the first or an unmatched jump)."""
     final: Analysis | None
     """Analysis of the last committed position (its error says why when it could not be analysed)."""
     frames_read: int
@@ -111,9 +115,13 @@ class VideoAnalysis:
     """Sampled frames in which a board was found."""
     calibration: dict[str, Any] | None = None
     """Self-calibration from the first frames: {frames, seconds, confidence_before, confidence_after}, or None."""
+    reading: str = "frames"
+    """'game': followed as a game from the initial position (legal moves only); 'frames': read frame by frame."""
+    reading_reason: str = ""
+    """Why, in words."""
 
     def to_json(self) -> dict[str, Any]:
         """All fields as JSON-ready data."""
         return {"positions": self.positions, "final": self.final.to_json() if self.final else None,
                 "frames_read": self.frames_read, "frames_located": self.frames_located,
-                "calibration": self.calibration}
+                "calibration": self.calibration, "reading": self.reading, "reading_reason": self.reading_reason}

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from egocli.chess.board import BoardLocation, NoBoardError, locate_board
+from egocli.chess.recognise import Recognition
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.chess.vote import VoteBuffer, match_move
 from egocli.errors import InputError
@@ -48,55 +49,77 @@ def sample_frames(path: Path, fps: float) -> Iterator[tuple[float, np.ndarray]]:
 
 
 def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
-    """Committed positions and moves along a video, then the analysis of the last position: calibrates on the
-    first frames first when they show the start position and the model is unsure of it (options.self_calibrate)."""
+    """Positions and moves along a video, then the analysis of the last position. A video whose first frames
+    show the initial position is followed as a game (legal moves only, see game.GameTracker), after
+    calibrating on those frames when the model is unsure of them (options.self_calibrate); any other video is
+    read frame by frame through the vote buffer."""
     import tempfile
     from dataclasses import replace
 
-    from egocli.chess.selfcal import calibrate_from_start
+    from egocli.chess.selfcal import START_SEEN, calibrate_on, start_frames
 
     with tempfile.TemporaryDirectory(prefix="egocli-chess-") as tmp:
-        calibration = calibrate_from_start(sample_frames(path, options.fps), options, Path(tmp)) \
-            if options.self_calibrate else None
+        start = start_frames(sample_frames(path, options.fps), options.model)
+        calibration = calibrate_on(start, options, Path(tmp)) if options.self_calibrate else None
         if calibration is not None:
             options = replace(options, model=calibration.model)
-        tracker = PositionTracker(options)
-        if calibration is not None:  # its first frames showed the start position
-            tracker.start_from_initial()
-        read = located = 0
-        for seconds, frame in sample_frames(path, options.fps):
-            read += 1
-            located += tracker.add(seconds, frame)
+        if len(start) >= START_SEEN and options.follow_game:
+            result = _follow_game(path, options, analyse_board)
+        else:
+            result = _read_frames(path, options, analyse_board, FRAMES_REASON if len(start) < START_SEEN
+                                  else "read frame by frame, as asked")
+    result.calibration = calibration.to_json() if calibration else None
+    return result
+
+
+def _follow_game(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
+    """Follow the game from the initial position through every sampled frame."""
+    from egocli.chess.game import GameTracker
+
+    reader, game = BoardReader(options), GameTracker()
+    read = located = 0
+    for seconds, frame in sample_frames(path, options.fps):
+        read += 1
+        seen, found = reader.read(frame)
+        located += found
+        if seen is not None:
+            game.add(seconds, seen.probs)
+    moves = game.moves()
+    positions = [{"time": 0.0, "fen": game.start.fen(), "move": None}]
+    positions += [{"time": round(m.seconds, 2), "fen": m.fen, "move": m.san} for m in moves]
+    reason = (f"{len(moves)} move{'s' * (len(moves) > 1)} seen, the last {moves[-1].san}" if moves
+              else "the initial position: White moves first")
+    return VideoAnalysis(positions=positions, final=analyse_board(game.board, "moves", reason), frames_read=read,
+                         frames_located=located, reading="game", reading_reason=GAME_REASON)
+
+
+GAME_REASON = "the first frames show the initial position: followed as a game, legal moves only"
+FRAMES_REASON = "the first frames do not show the initial position: read frame by frame"
+
+
+def _read_frames(path: Path, options: ChessOptions, analyse_board: BoardAnalyser, why: str) -> VideoAnalysis:
+    """Read every sampled frame on its own, committing positions through the vote buffer."""
+    tracker = PositionTracker(options)
+    read = located = 0
+    for seconds, frame in sample_frames(path, options.fps):
+        read += 1
+        located += tracker.add(seconds, frame)
     return VideoAnalysis(positions=tracker.positions, final=tracker.final(analyse_board), frames_read=read,
-                         frames_located=located, calibration=calibration.to_json() if calibration else None)
+                         frames_located=located, reading="frames", reading_reason=why)
 
 
-class PositionTracker:
-    """Feeds frames through the vote buffer and records each newly committed position and the move to it."""
+class BoardReader:
+    """Locates the board in each frame (keeping the tracked board through a window a square off) and
+    classifies its squares, the camera side fixed by the first frame read."""
 
     def __init__(self, options: ChessOptions) -> None:
-        self.buffer = VoteBuffer(options.frames, options.tau)
-        self.turn, self.view, self.model = options.turn, options.view, options.model
+        self.view, self.model = options.view, options.model
         self.location: BoardLocation | None = None
         self.held = 0
         self.turns: int | None = None
-        self.board = None
-        self.placement: str | None = None
-        self.turn_source, self.turn_reason = "assumed", ""
-        self.moves = 0
-        self.pending: tuple[object, int] = (None, 0)
-        self.positions: list[dict[str, object]] = []
 
-    def start_from_initial(self) -> None:
-        """Begin from the initial position (White to move), seen in the first frames."""
-        import chess
-
-        self.board, self.placement = chess.Board(), chess.STARTING_BOARD_FEN
-        self.turn_source, self.turn_reason = "moves", "the initial position: White moves first"
-        self.positions.append({"time": 0.0, "fen": self.board.fen(), "move": None})
-
-    def add(self, seconds: float, frame: np.ndarray) -> bool:
-        """Process one frame; True if a board was located in it."""
+    def read(self, frame: np.ndarray) -> tuple[Recognition | None, bool]:
+        """(what was seen on the tracked board, None before any board was found; True if found in this frame)."""
         from egocli.chess.recognise import classify_located
 
         try:
@@ -110,11 +133,45 @@ class PositionTracker:
         if located is not None and (not off or self.held > HOLD_FRAMES):
             self.location, self.held = located, 0
         if self.location is None:
-            return False
-        found = located is not None
+            return None, False
         view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
         seen = classify_located(frame, self.location, view, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
+        return seen, located is not None
+
+
+class PositionTracker:
+    """Feeds frames through the vote buffer and records each newly committed position and the move to it."""
+
+    def __init__(self, options: ChessOptions) -> None:
+        self.buffer = VoteBuffer(options.frames, options.tau)
+        self.turn = options.turn
+        self.reader = BoardReader(options)
+        self.board = None
+        self.placement: str | None = None
+        self.turn_source, self.turn_reason = "assumed", ""
+        self.moves = 0
+        self.pending: tuple[object, int] = (None, 0)
+        self.positions: list[dict[str, object]] = []
+
+    @property
+    def location(self) -> BoardLocation | None:
+        """The tracked board."""
+        return self.reader.location
+
+    def start_from_initial(self) -> None:
+        """Begin from the initial position (White to move)."""
+        import chess
+
+        self.board, self.placement = chess.Board(), chess.STARTING_BOARD_FEN
+        self.turn_source, self.turn_reason = "moves", "the initial position: White moves first"
+        self.positions.append({"time": 0.0, "fen": self.board.fen(), "move": None})
+
+    def add(self, seconds: float, frame: np.ndarray) -> bool:
+        """Process one frame; True if a board was located in it."""
+        seen, found = self.reader.read(frame)
+        if seen is None:
+            return False
         if self.board is not None:
             self._follow(seconds, seen.probs)
             return found

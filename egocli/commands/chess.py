@@ -46,6 +46,9 @@ def analyse_cmd(
     no_explain: bool = typer.Option(False, "--no-explain", help="Skip the LLM coach (templated explanation)."),
     no_self_calibrate: bool = typer.Option(False, "--no-self-calibrate",
                                            help="Video: never fine-tune on the first start-position frames."),
+    frame_by_frame: bool = typer.Option(False, "--frame-by-frame",
+                                        help="Video: read each frame on its own, even when the video starts "
+                                             "from the initial position (default: follow the game's legal moves)."),
     json_: bool = JSON,
 ) -> None:
     """(default) Read a real board (photo/video) or a FEN, ask Stockfish, explain the best move.
@@ -58,7 +61,7 @@ def analyse_cmd(
 
     conf = settings(ctx)
     options = ChessOptions(turn=turn, view=view, multipv=multipv, seconds=seconds, explain=not no_explain,
-                           model=active_model(conf.home, model), self_calibrate=not no_self_calibrate)
+                           model=active_model(conf.home, model), self_calibrate=not no_self_calibrate, follow_game=not frame_by_frame)
     stdin = sys.stdin.buffer.read() if source == "-" else None
 
     def coach():  # noqa: ANN202 - the model loads only when an explanation is wanted
