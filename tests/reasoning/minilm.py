@@ -30,3 +30,15 @@ def indexed(store: Store):
     for _ in retrieval.embed_missing(store, embedder):
         pass
     return embedder
+
+
+def narrated_day(rows: list[tuple[str, str, str]], day: str = "2026-11-20", seconds: int = 20):
+    """An in-memory log of one day's (clock, modality, text) rows, each `seconds` long, embedded with MiniLM:
+    (store, embedder)."""
+    from egocli.store import NewEvent
+    from egocli.timeutil import parse_time_ms
+
+    store = Store.open(None)
+    starts = [parse_time_ms(f"{day}T{clock}") for clock, _, _ in rows]
+    store.add_events([NewEvent(t, t + seconds * 1000, m, text) for t, (_, m, text) in zip(starts, rows, strict=True)])
+    return store, indexed(store)

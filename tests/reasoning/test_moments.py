@@ -8,10 +8,10 @@ import pytest
 
 from egocli.reasoning import actions, asker, moments
 from egocli.reasoning.scope import parse_scope
-from egocli.store import NewEvent, Store
+from egocli.store import Store
 from egocli.timeutil import format_local, parse_time_ms
 
-from .minilm import indexed
+from .minilm import narrated_day
 
 AT = parse_time_ms("2026-11-20T19:00:00")
 DAY = [  # (clock, modality, text)
@@ -35,11 +35,7 @@ DAY = [  # (clock, modality, text)
 
 @pytest.fixture(scope="module")
 def day() -> tuple[Store, object]:
-    store = Store.open(None)
-    stamp = "2026-11-20T"
-    store.add_events([NewEvent(parse_time_ms(stamp + c), parse_time_ms(stamp + c) + 20_000, m, t)
-                      for c, m, t in DAY])
-    return store, indexed(store)
+    return narrated_day(DAY)
 
 
 def _ask(day, question: str) -> asker.Answer:
@@ -165,11 +161,7 @@ ERRANDS = [  # (clock, modality, text): frames the camera keeps seeing, and a no
 
 @pytest.fixture(scope="module")
 def errands() -> tuple[Store, object]:
-    store = Store.open(None)
-    stamp = "2026-11-20T"
-    store.add_events([NewEvent(parse_time_ms(stamp + c), parse_time_ms(stamp + c) + 4_000, m, t)
-                      for c, m, t in ERRANDS])
-    return store, indexed(store)
+    return narrated_day(ERRANDS, seconds=4)
 
 
 @pytest.mark.slow
