@@ -43,7 +43,7 @@ _FORMS = [
     ("passive", re.compile(r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
                            r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)" + _TAIL)),
     ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)" + _TAIL)),
-    ("which-list", re.compile(r"^(?:what|which|how many) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)"
+    ("which-list", re.compile(r"^(?:what|which) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)"
                               + _TAIL)),
 ]
 FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
@@ -53,7 +53,7 @@ POINT_NEAR_MS = 2 * 60_000
 SHOWN = 6
 """Events a listing answer names at most."""
 _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
-"""Events a listing answer names at most."""
+"""'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
 
 def without_time_words(question: str, scope: Scope) -> str:
@@ -78,8 +78,6 @@ def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ..
             if form == "passive":  # 'was the dishwasher opened' is 'did I open the dishwasher'
                 form, groups = "exists", (f"{groups[1]} the {groups[0]}",)
             elif form == "which-list":  # 'which spices did I measure' is 'what did I measure: spices'
-                if text.startswith("how many"):
-                    continue  # temporal.py counts those
                 if groups[2] and not re.match(r"(?:at|in|on|from|for|to|during|while)\b", groups[2]):
                     continue  # 'what drink did I take the pill with': the drink is not what was taken
                 form, groups = "list", (f"{groups[1]} {groups[0]}{' ' + groups[2] if groups[2] else ''}",)

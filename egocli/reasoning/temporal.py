@@ -25,9 +25,9 @@ OCCURRENCE_GAP_MS = 120_000
 STAY_GAP_MS = 30 * 60_000
 """Mentions of a place or a thing this close are one stay ('at the dentist' from reception to paying)."""
 SEARCH_K = 200
+"""Candidates read per scope unit when counting."""
 SENSED_ACTS = frozenset(actions.SENSED.values())
 """The acts an event's modality is (seeing, speaking): an event with no other act names no act of its own."""
-"""Candidates read per scope unit when counting."""
 
 _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
          r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
@@ -116,9 +116,10 @@ class Matcher:
         act = actions.parse(phrase, verb_first)
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
-        tiered = [(self._about(q, e, act, compound), e) for e in found]
+        things = self._things(q, act)
+        self.bare = {e.id for e in found if act.verb is not None and _names_only(e.content, things)}
+        tiered = [(self._about(q, e, act, compound, things), e) for e in found]
         self.related = {e.id for tier, e in tiered if tier >= 2}
-        self.bare = {e.id for _, e in tiered if act.verb is not None and _names_only(e.content, self._things(q, act))}
         best = self.tier = max((tier for tier, _ in tiered), default=0)
         floor = best - 1 if any_verb and best in (4, 6) else best
         return sorted((e for tier, e in tiered if tier and tier >= floor), key=lambda e: (e.start_ms, e.id))
@@ -135,7 +136,7 @@ class Matcher:
                 and (t not in actions.PARTICLES or t == act.particle)
                 and (act.verb is None or actions.CLASS.get(t) != act.verb)]
 
-    def _about(self, q: Query, ev: Event, act: actions.Action, compound: set[str]) -> int:
+    def _about(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str]) -> int:
         """0: not about the phrase; 1: close in meaning; 2: names every content word; 3-6: names the thing
         acted on and a verb of the phrase's class ('cut the chicken' for 'slice the chicken'), two more when
         it names the thing itself, not only as part of another ('remove onion', not 'remove onion skin'),
@@ -145,10 +146,9 @@ class Matcher:
         plain = terms.recall(heavy, own)
         literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
-        things = self._things(q, act)
         named = bool(things) and terms.recall(things, own) >= 0.99
         verbs = actions.verbs_of(ev.content, ev.modality) if act.verb is not None else set()
-        bare = named and act.verb is not None and _names_only(ev.content, things)
+        bare = named and ev.id in self.bare
         if (things or act.verb) and (not things or named) and \
                 (act.verb is None or literal or act.verb in verbs or bare):
             # an event that opens with the thing and says no act ('amoxicillin capsule with dinner') may be
@@ -371,7 +371,7 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
     about = {e.id for e in found} | matcher.related
     if relation == "after":
         end = max(e.end_ms for e in group)
-        about -= {i for i in matcher.bare if i not in {e.id for e in group}}  # later mentions may be what came next
+        about -= matcher.bare - {e.id for e in group}  # later mentions of X may be what came next
         said = set().union(*(matcher.pool.terms_of(e) for e in group))
         near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
         near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
