@@ -13,13 +13,14 @@ it ran (exact in the audio-only run, where nothing else runs); what no stage cov
 FFmpeg's decoder threads, embedding the events for `ask`, exit) is its own row.
 
 Baselines:
-- default: the `egocli` package of git revision `--baseline-rev` (bab9150: main before the third
-  round of issue 19: no speech packing), extracted with `git archive` and run unchanged;
+- default: the `egocli` package of git revision `--baseline-rev` (2702dd5: main before the fourth
+  round of issue 19, where the video threads do not yet yield to speech; bab9150 is main before the
+  third round, without speech packing), extracted with `git archive` and run unchanged;
 - `--baseline-checkout DIR`: the `egocli` of another checkout;
 - `--old-pipeline`: `--no-text-gate` with `[ocr] angle = true` on this code (before the text gate).
 
 Usage: python bench/ingest.py [--minutes 10] [--clip-minutes 2] [--baseline-rev REV | --baseline-checkout DIR |
-       --old-pipeline] [--extra-args "--no-redact"] [--no-split] [--no-baseline]
+       --old-pipeline] [--extra-args "--no-redact"] [--no-split] [--no-baseline] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE = REPO / "examples" / "glasses.mp4"
 JFK = REPO.parent / "shared" / "data" / "audio" / "jfk.txt"
 NOTE = "Remember, the house keys are in the blue bowl by the front door."  # scripts/make_example.py
-BASELINE_REV = "bab9150"
+BASELINE_REV = "2702dd5"
 
 
 def _words(text: str) -> list[str]:
@@ -122,7 +123,8 @@ def report(label: str, seconds: float, results: list[dict]) -> None:
         wer = "-" if r.get("wer") is None else f"{r['wer']:.3f}"
         print(f"{r['name']:<10} wall {r['wall']:6.1f} s  real-time {seconds / r['wall']:5.1f}x  CPU {r['cpu']:6.1f} s  "
               f"peak RSS {r['rss']:5.0f} MB  WER {wer}  events {n} {dict(sorted(r['events'].items()))}  "
-              f"frames kept {r['counts'].get('kept', '-')}/{r['counts'].get('frames', '-')}")
+              f"frames kept {r['counts'].get('kept', '-')}/{r['counts'].get('frames', '-')}"
+              + (f"  (median of walls {r['walls']})" if len(r.get("walls", [])) > 1 else ""))
     _table("stage wall (s)", "seconds", [r for r in results if "-only" not in r["name"]])
     _table("stage CPU (s), one side at a time", "cpu", [r for r in results if "-only" in r["name"]])
     if len(results) >= 2 and results[1]["name"] == "baseline":
@@ -147,6 +149,23 @@ def _table(title: str, key: str, results: list[dict]) -> None:
         print(f"{'process CPU (rusage, all)':<34}" + "".join(f"{r['cpu']:12.2f}" for r in results))
 
 
+def _median_runs(video: Path, work: Path, chosen: list[tuple[str, list[str], Path, str]], repeat: int) -> list[dict]:
+    """Each configuration's run of median wall time; the default and its baseline are run `repeat` times,
+    alternating (this machine's wall times vary by +-1.5 s from run to run), the split runs once."""
+    walls: dict[str, list[dict]] = {}
+    for i in range(repeat):
+        for name, flags, code, cfg in chosen:
+            if i == 0 or "-only" not in name:
+                walls.setdefault(name, []).append(run(video, work, f"{name}-{video.stem}-{i}", flags, code, cfg))
+    out = []
+    for name, *_rest in chosen:
+        runs = sorted(walls[name], key=lambda r: r["wall"])
+        pick = runs[len(runs) // 2]
+        pick["walls"] = [round(r["wall"], 1) for r in walls[name]]
+        out.append(pick)
+    return out
+
+
 def main() -> None:
     """Build the recordings, run each configuration as a fresh process, print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -158,6 +177,7 @@ def main() -> None:
     ap.add_argument("--extra-args", default="", help="Extra flags for every ingest run.")
     ap.add_argument("--no-split", action="store_true", help="Skip the video-only and audio-only runs (stage CPU).")
     ap.add_argument("--no-baseline", action="store_true", help="Skip the baseline runs.")
+    ap.add_argument("--repeat", type=int, default=3, help="Runs of the default and the baseline (median kept).")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
     from egocli.ingest.synthetic import loop_recording
@@ -172,7 +192,7 @@ def main() -> None:
             times = max(1, round(minutes * 60 / 24))
             seconds = loop_recording(EXAMPLE, video, times)
             chosen = configs(args, extra, work, split=not args.no_split and label == "long recording")
-            results = [run(video, work, f"{name}-{video.stem}", flags, code, cfg) for name, flags, code, cfg in chosen]
+            results = _median_runs(video, work, chosen, args.repeat)
             for r, (name, *_rest) in zip(results, chosen, strict=True):
                 r["name"] = name
                 r["wer"] = speech_wer(r["db"], times) if "video-only" not in name else None

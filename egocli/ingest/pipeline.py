@@ -182,7 +182,7 @@ class Ingestor:
                                   clock.timed(m.get("narrator"), "describe", "narrator"))
             saver = self._frame_saver(src) if self.opt.keep_frames else None
             stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
-                                     self.redactor, clock=clock))
+                                     self.redactor, clock=clock, beside_speech=audio))
         if audio:
             asr = clock.timed(m["asr"], "transcribe", "asr", pooled=True)  # CTranslate2 computes in its own threads
             stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock,

@@ -3,7 +3,10 @@ audio (16 kHz -> VAD -> ASR). They send Batches to the writer; they never touch 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import queue
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -21,6 +24,23 @@ from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
 
 CHECKPOINT_MS = 20_000
+VIDEO_NICE = 5
+"""How much lower the video threads' priority is than speech's when both run (see `yield_to_speech`)."""
+
+
+def yield_to_speech(steps: int = VIDEO_NICE) -> None:
+    """Lower the calling (stage) thread's scheduling priority by `steps` nice levels (Linux only).
+
+    The speech recogniser is one serial thread; the video side has two and can use both cores once
+    speech is done. With all three on two cores, an even share left speech on ~0.55 of a core while
+    the video ran, then alone on one core for the last ~6 s of a 10-minute recording (the critical
+    path). Lowered video threads let speech keep its core and the video take the rest, so both end
+    together. Threads started from here (FFmpeg's decoders) inherit the lower priority."""
+    if not sys.platform.startswith("linux") or threading.current_thread() is threading.main_thread():
+        return  # elsewhere PRIO_PROCESS would name the whole process, not this thread
+    with contextlib.suppress(OSError):
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + steps)
 
 
 @dataclass(frozen=True)
@@ -59,6 +79,8 @@ class VideoStage:
     """egocli.privacy.redact.Redactor: faces blurred and text masked before describing or saving."""
     clock: StageClock = field(default_factory=StageClock)
     """Where the stage's time goes (decode, select, redact, describe)."""
+    beside_speech: bool = False
+    """Speech is transcribed at the same time: the video threads yield to it (`yield_to_speech`)."""
     _notes: FrameNotes = field(default_factory=FrameNotes)
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
@@ -69,6 +91,8 @@ class VideoStage:
         import cv2
 
         cv2.setNumThreads(1)  # each stage thread is one core's worth; OpenCV's pool only added CPU
+        if self.beside_speech:
+            yield_to_speech()
         self._notes = FrameNotes(resume.get("video_text_crc", 0))
         ahead: queue.Queue[_Seen | BaseException] = queue.Queue(maxsize=8)
         helper = threading.Thread(target=self._select, args=(ahead, resume, stop), daemon=True,
@@ -91,6 +115,8 @@ class VideoStage:
     def _select(self, ahead: queue.Queue[_Seen | BaseException], resume: dict[str, int],
                 stop: threading.Event) -> None:
         """The helper thread: decoded frames -> kept (redacted) frames and checkpoints, in order."""
+        if self.beside_speech:
+            yield_to_speech()
         try:
             self._frames(ahead, resume, stop)
         except BaseException as ex:  # handed to the describing thread, which reports it
