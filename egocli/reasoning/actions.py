@@ -139,10 +139,32 @@ def verbs_of(text: str, modality: str | None = None) -> set[str]:
     for i, tok in enumerate(tokens):
         if i and tokens[i - 1] not in _CLAUSE and not tok.endswith(("ing", "ed")) and tok not in terms.IRREGULAR:
             continue
+        if i and tok.endswith("ing") and _names_a_thing(tokens, i):
+            continue
         verb, _ = _verb_at(tokens, i)
         if verb is not None:
             out.add(verb)
     return out
+
+
+_GERUND_TAKERS = frozenset({
+    "am", "is", "are", "was", "were", "be", "been", "m", "still", "also", "now", "while", "when", "after",
+    "before", "by", "without", "since", "continue", "continues", "continued", "keep", "keeps", "kept",
+    "start", "starts", "started", "stop", "stops", "stopped", "finish", "finishes", "finished", "begin",
+    "begins", "began", "resume", "resumes", "resumed", "try", "tries", "tried", "go", "goes", "went",
+    "done", "spend", "spent", "enjoy", "enjoyed", "avoid", "avoided", "remember", "forgot", "quit"})
+"""Words after which an -ing word is an act ('continue washing', 'after cutting', 'was measuring')."""
+
+
+def _names_a_thing(tokens: list[str], i: int) -> bool:
+    """Whether the -ing word at i (not the first) is part of a thing's name: 'pick up measuring jug',
+    'put pan on chopping board', 'take frying pan' (a word of another kind before it and a content
+    word after it), not an act ('continue washing the pan', 'after cutting onion')."""
+    prev = tokens[i - 1]
+    if prev in _CLAUSE or prev in _GERUND_TAKERS or i + 1 >= len(tokens):
+        return False
+    nxt = tokens[i + 1]
+    return nxt.isalpha() and nxt not in terms.STOP and nxt not in PARTICLES and nxt not in PREPOSITIONS
 
 
 def opens_with_verb(text: str, verb: str | None) -> bool:

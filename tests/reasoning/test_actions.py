@@ -32,6 +32,19 @@ def test_verbs_in_events_open_a_clause_or_are_inflected():
     assert actions.verbs_of("Mum's hallway, hugging Jo goodbye", "visual") >= {"look"}
 
 
+def test_an_ing_word_naming_a_thing_is_no_act():
+    # the tools of real kitchen narrations: a cutting board is not cutting, a frying pan not frying
+    assert actions.verbs_of("wash cutting board") == {"wash"}
+    assert actions.verbs_of("put pan on chopping board") == {"put"}
+    assert actions.verbs_of("take frying pan") == {"take"}
+    assert actions.verbs_of("pick up cutting board") == {"take"}
+    # the same words as acts: after a verb that takes one, opening a clause, or before a thing
+    assert actions.verbs_of("continue cutting the onion") == {"cut"}
+    assert actions.verbs_of("after cutting onion, wash knife") == {"cut", "wash"}
+    assert actions.verbs_of("I was cutting bread") == {"cut"}
+    assert actions.verbs_of("cutting bread") == {"cut"}
+
+
 def test_compounds_are_other_things():
     texts = ["remove onion skin", "remove onion skin", "remove onion", "put olive oil away"]
     compound = actions.compounds(texts, "onion")
