@@ -1,7 +1,7 @@
 """Open questions about moments and comparisons, computed in code beside temporal.py's forms: whether
 something happened at all ('did I take my pills today?'), which of two things came first, how long between
-two things or since one, what was going on at a clock time, the first or last thing of a stretch of time,
-and what was done with a verb ('what did I measure this morning?').
+two things or since one, what was going on at a clock time or when something was done, the first or last
+thing of a stretch of time, and what was done with a verb ('what did I measure this morning?').
 
 `find` tries these forms first and falls back on temporal.py's; the question reaches both without the time
 words the scope has already read ('at 07:48', 'yesterday'), so they never become part of a phrase."""
@@ -35,6 +35,9 @@ _FORMS = [
     ("edge", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final) (?:thing|activity) (?:that )?"
                         r"i (?:did|do|was doing)" + _TAIL)),
     ("edge", re.compile(r"^what did i do (first|last)" + _TAIL)),
+    ("during", re.compile(r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
+                          r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "
+                          r"(?:i (?:was )?)?(.+?)" + _TAIL)),
     ("at", re.compile(r"^(?:(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
                       r"did i see|was i looking at|was i with)|where (?:was|were) (?:i|we))" + _TAIL)),
     ("first", re.compile(r"^(?:when|what time) did i (?:start|begin) (.+?)" + _TAIL)),
@@ -99,6 +102,8 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
     if form == "edge":
         return _edge(store, scope, phrases[0], stamp)
     matcher = Matcher(store, scope, embedder)
+    if form == "during":
+        return _during(store, matcher, phrases[0], stamp)
     if form == "exists":
         return _exists(matcher, phrases[0], stamp)
     if form == "which":
@@ -220,6 +225,41 @@ def _at(store: Store, scope: Scope, stamp: Callable[[int, int | None], str]) -> 
         return Finding("at", f"Nothing recorded around {when}.", (), f"nothing recorded around {when}")
     lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
     return Finding("at", f"Around {when}: {lines}.", tuple(shown), f"events around {when}: {lines}")
+
+
+def _during(store: Store, matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
+    """'What was I doing when I turned on the tap?': the other events nearest the last time of X."""
+    found = matcher.matches(phrase)
+    if not found:
+        return _nothing("during", phrase)
+    bout = occurrences(found, between=matcher.between)[-1]
+    lo, hi = bout[0].start_ms, max(e.end_ms for e in bout)
+    ids, texts = {e.id for e in found}, {e.content.strip().lower() for e in bout}
+
+    def others(reach: int) -> list[Event]:
+        return [e for e in store_windows.overlapping(store, lo - reach, hi + reach, None, 200)
+                if e.id not in ids and e.content.strip().lower() not in texts]
+
+    near = others(POINT_NEAR_MS) or _neighbours(others(15 * POINT_NEAR_MS), lo)  # a sparse log: within 30 min
+    closest: dict[str, Event] = {}  # each text once, at its time nearest X
+    for ev in sorted(near, key=lambda e: max(lo - e.end_ms, e.start_ms - hi, 0)):
+        closest.setdefault(ev.content.strip().lower(), ev)
+    shown = sorted(list(closest.values())[:SHOWN], key=lambda e: (e.start_ms, e.id))
+    when = stamp(lo, bout[0].source_id)
+    if not shown:
+        return Finding("during", f"Only that: {when}: {bout[0].content}; nothing else recorded within 30 min.",
+                       (bout[0],), f"{phrase} at {when}; nothing else near it")
+    lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    return Finding("during", f"Around {when} ({bout[0].content}): {lines}.", (bout[0], *shown),
+                   f"{phrase} at {when} ({bout[0].content}); around it: {lines}")
+
+
+def _neighbours(events: list[Event], at_ms: int) -> list[Event]:
+    """The nearest event before a moment and the nearest after it."""
+    before = [e for e in events if e.start_ms < at_ms]
+    after = [e for e in events if e.start_ms >= at_ms]
+    return ([max(before, key=lambda e: e.start_ms)] if before else []) + \
+        ([min(after, key=lambda e: e.start_ms)] if after else [])
 
 
 def _nearest(store: Store, at_ms: int, reach_ms: int = 30 * 60_000) -> list[Event]:

@@ -93,6 +93,7 @@ def test_questions_about_other_times_go_to_the_ask_core(tmp_path):
     assert not needs_search(live, "What did I hear in the last minute?", now)
     assert needs_search(live, "What did the doctor say yesterday morning?", now)
     assert needs_search(live, "When did I last take my pills?", now)
+    assert needs_search(live, "What was I doing when I locked the door?", now)
     assert needs_search(live, "What happened <TIME 00:01:00.000 video 1>?", now)
 
 

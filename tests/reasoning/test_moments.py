@@ -63,6 +63,8 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("How long was the plumber here?", "span"), ("how long did it take me to paint the fence", "duration"),
     ("Was the front door locked?", "exists"), ("Which fruit did I buy?", "list"), ("how many apples did I buy", "count"),
     ("When did I start making the pie?", "first"), ("What time did I finish eating?", "last"),
+    ("What was I doing when I turned on the oven?", "during"), ("where was I when I bought the plasters", "during"),
+    ("what else was I doing while I was making coffee?", "during"),
 ])
 def test_forms(question, form):
     parsed = moments.parse(question, parse_scope(question, AT))
@@ -124,6 +126,16 @@ def test_at_a_clock_time_and_the_first_and_last_thing(day):
     assert _cited(_ask(day, "what was the last thing I did this morning")) == ["10:15"]
     nothing = _ask(day, "What was I doing at 3 am?")
     assert nothing.text.startswith("Nothing recorded")
+
+
+@pytest.mark.slow
+def test_what_went_on_when_something_was_done(day):
+    # the events nearest X, not X itself; in a sparse log the nearest before and after within 30 min
+    where = _ask(day, "Where was I when I bought the plasters?")
+    assert _cited(where) == ["09:05", "09:00", "09:30"] and "pharmacy counter" in where.text
+    oven = _ask(day, "what was I doing when I turned on the oven")  # the next is 40 min on, about the oven
+    assert _cited(oven) == ["17:50"] and oven.text.startswith("Only that")
+    assert _ask(day, "what was I doing when I fed the cat?").text.startswith("Nothing in the log")
 
 
 @pytest.mark.slow
