@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, temporal
+from egocli.reasoning import actions, sequence, temporal
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.reasoning.temporal import Finding, Matcher, occurrences, say_duration
@@ -112,6 +112,8 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
         return _gap(matcher, form, phrases, stamp)
     if form == "list":
         return _list(matcher, phrases[0], stamp)
+    if form in ("order", "next"):
+        return sequence.find(store, matcher, form, phrases, stamp)
     return temporal.find_parsed(store, scope, form, phrases, embedder)
 
 

@@ -1,5 +1,6 @@
-"""Temporal operators for open questions, computed in code from matched events: last time, how long,
-what came after/before, whether one thing came before another, how many times, where something is.
+"""Temporal operators for open questions, computed in code from matched events: last time, how long (and
+how much time in all), how many times, where something is; what came after/before and whether one thing
+came before another are sequence.py's, with this module's Matcher.
 
 The model (if any) only phrases the finding; the template phrasing here is the answer with --no-llm.
 An answer's time is always the time of the first event it cites."""
@@ -7,7 +8,6 @@ An answer's time is always the time of the first event it cites."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,7 +18,6 @@ from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
-from egocli.timeutil import local
 
 OCCURRENCE_GAP_MS = 120_000
 """Matching events closer than this are one occurrence (one bout of watering, not twelve narrations)."""
@@ -47,6 +46,7 @@ _FORMS = [
     ("last", re.compile(r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)" + TAIL)),
     ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + TAIL)),
     ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + TAIL)),
+    ("spent", re.compile(r"^(?:for )?how (?:long|much time) (?:did|have|had) i (?:spend|spent) (.+?)(?: for)?" + TAIL)),
     ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
                             r"how much time did i spend) (.+?)(?: for)?" + TAIL)),
     ("duration", re.compile(r"^how long did it take (?:me )?to (.+?)" + TAIL)),
@@ -205,25 +205,16 @@ def say_duration(ms: int) -> str:
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
-def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -> Finding | None:
-    """The finding for an open question of a known form (None: not a form computed here)."""
-    parsed = parse_form(question)
-    return None if parsed is None else find_parsed(store, scope, *parsed, embedder)
-
-
 def find_parsed(store: Store, scope: Scope, form: str, phrases: tuple[str, ...],
                 embedder: Embedder | None) -> Finding:
-    """The finding for a parsed question of one of this module's forms."""
+    """The finding for a parsed question of one of this module's forms but order and next (sequence.py)."""
     matcher = Matcher(store, scope, embedder)
     stamp = Renderer(scope.videos, scope.at_ms).stamp
-    if form == "order":
-        return _order(matcher, phrases, stamp)
-    if form == "next":
-        return _next(store, matcher, phrases, stamp)
     phrase = phrases[0]
     # 'where is the glass' and 'how long was the plumber here' name a thing; 'how long did cooking take' an act
     verb_first = form not in ("where", "span") or phrase.split()[0].endswith("ing")
-    form = "duration" if form == "span" else form
+    spent = form == "spent"  # time spent on it: all its times together, not the last
+    form = "duration" if form in ("span", "spent") else form
     found = _of_modality(store, scope, phrase)
     if found is None:
         found = matcher.matches(phrase, verb_first)
@@ -240,7 +231,7 @@ def find_parsed(store: Store, scope: Scope, form: str, phrases: tuple[str, ...],
     if form == "count":
         return _count(groups, phrase, stamp)
     if form == "duration":
-        return _took(groups, phrase, stamp)
+        return _took(groups, phrase, stamp, spent)
     if form == "first":
         first = groups[0][0]
         when = stamp(first.start_ms, first.source_id)
@@ -260,11 +251,15 @@ def _count(groups: list[list[Event]], phrase: str, stamp) -> Finding:
     return Finding("count", text, tuple(shown), f"{phrase}: {len(groups)} occurrences, at {times}")
 
 
-def _took(groups: list[list[Event]], phrase: str, stamp) -> Finding:
+def _took(groups: list[list[Event]], phrase: str, stamp, spent: bool = False) -> Finding:
     last = groups[-1]
     took = max(e.end_ms for e in last) - last[0].start_ms
     total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
     more = len(groups) > 1 and say_duration(total) != say_duration(took)
+    if spent and more:
+        return Finding("duration", f"{say_duration(total)} in all, over {len(groups)} times (the last: "
+                       f"{say_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)}).", (last[0],),
+                       f"{phrase}: {len(groups)} times, {say_duration(total)} in all; the last took {say_duration(took)}")
     text = (f"{say_duration(took)}, from {stamp(last[0].start_ms, last[0].source_id)} to "
             f"{stamp(max(e.end_ms for e in last), last[0].source_id)}"
             + (f" (the last of {len(groups)} times; {say_duration(total)} in all)." if more else "."))
@@ -323,70 +318,3 @@ def _of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
     found = {ev.id: ev for lo, hi in spans
              for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}
     return sorted(found.values(), key=lambda ev: (ev.start_ms, ev.id))
-
-
-def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
-    first, relation, second = phrases
-    a, b = matcher.matches(first), matcher.matches(second)
-    if not a or not b:
-        missing = first if not a else second
-        return Finding("order", f"Nothing in the log about \"{missing}\".", tuple((a or b)[:1]),
-                       f"no event about {missing}")
-    eb = b[-1]  # the latest time of the reference; the asked action that day, on the asked side of it
-    day = [e for e in a if local(e.start_ms).date() == local(eb.start_ms).date()] or a
-    side = [e for e in day if (e.start_ms < eb.start_ms if relation == "before" else e.start_ms > eb.start_ms)]
-    ea = (side[0] if relation == "before" else side[-1]) if side else \
-        min(day, key=lambda e: abs(e.start_ms - eb.start_ms))
-    holds = bool(side)
-    ta, tb = stamp(ea.start_ms, ea.source_id), stamp(eb.start_ms, eb.source_id)
-    text = f"{'Yes' if holds else 'No'}: {ta}: {ea.content}; {tb}: {eb.content}."
-    return Finding("order", text, (ea, eb), f"{first} first at {ta}; {second} first at {tb}; "
-                   f"so {first} {relation} {second}: {'yes' if holds else 'no'}")
-
-
-def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
-    """Whether an event just after X says X again ('car parked level 2, row D' after 'parking on level 2, row
-    D'): most of its words are X's, within an occurrence's gap."""
-    return ev.start_ms - end_ms <= OCCURRENCE_GAP_MS and len(own) >= 2 and terms.recall(own, said) >= 0.75
-
-
-def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
-    """The events less scenery: a frame description said again within the hour around `at_ms` ('a poster on
-    the wall', 'a magazine rack') is what the camera keeps seeing, not something done; all when all are."""
-    if not any(e.modality == "visual" for e in events):
-        return events
-    around = store_windows.overlapping(store, at_ms - 3_600_000, at_ms + 3_600_000, None, 2000)
-    seen = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
-    kept = [e for e in events if e.modality != "visual" or seen[e.content.strip().lower()] < 2]
-    return kept or events
-
-
-def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
-    relation, phrase = phrases
-    found = matcher.matches(phrase)
-    if not found:
-        return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    acted = [e for e in found if e.id not in matcher.bare] or found  # the act itself, not its mentions
-    group = occurrences(acted, between=matcher.between)[-1]
-    about = {e.id for e in found} | matcher.related
-    if relation == "after":
-        end = max(e.end_ms for e in group)
-        about -= matcher.bare - {e.id for e in group}  # later mentions of X may be what came next
-        said = set().union(*(matcher.pool.terms_of(e) for e in group))
-        near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
-        near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
-                and e.start_ms <= matcher.scope.at_ms and not _restates(matcher.pool.terms_of(e), said, e, end)]
-        other = next(iter(_unscenic(near, store, end)), None)
-    else:
-        start = group[0].start_ms
-        near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
-        near = [e for e in near if e.start_ms < start and e.id not in about]
-        other = next(reversed(_unscenic(near, store, start)), None)
-    anchor = group[-1] if relation == "after" else group[0]
-    if other is None:
-        return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",
-                       (anchor,), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; nothing logged {relation}")
-    when = stamp(other.start_ms, other.source_id)
-    text = f"{when}: {other.content} ({relation} {anchor.content} at {stamp(anchor.start_ms, anchor.source_id)})."
-    return Finding("next", text, (other, anchor), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; "
-                   f"{relation} it, at {when}: {other.content}")

@@ -64,7 +64,8 @@ def test_forms_are_recognised_in_their_paraphrases():
     assert temporal.parse_form("when was the last time i watered my plant") == ("last", ("watered my plant",))
     assert temporal.parse_form("How many times did I take my pills this week?")[0] == "count"
     assert temporal.parse_form("How often have I walked the dog?")[0] == "count"
-    assert temporal.parse_form("How long did I spend walking the dog yesterday?")[0] == "duration"
+    assert temporal.parse_form("How long did I spend walking the dog yesterday?")[0] == "spent"
+    assert temporal.parse_form("How long did I walk the dog yesterday?")[0] == "duration"
     assert temporal.parse_form("What did I do right after feeding the cat?") == ("next", ("after", "feeding the cat"))
     assert temporal.parse_form("Did I call mum before I went to the pharmacy?") == \
         ("order", ("call mum", "before", "went to the pharmacy"))
@@ -104,6 +105,14 @@ def test_a_run_of_narrations_counts_once_and_lasts_its_span(week):
     assert _ask(week, "How many times did I walk the dog?").text.startswith("1 time ")
     ans = _ask(week, "How long did I walk the dog?")
     assert "11 min 50 s" in ans.text and ans.citations[0].time == format_local(_t("25", "17:00:00"))
+
+
+def test_time_spent_on_it_is_all_its_times_together(week):
+    last = _ask(week, "How long did I water the basil?")  # the last time: 30 s on the 27th
+    assert last.text.startswith("30 s") and last.citations[0].time == format_local(_t("27", "09:00:10"))
+    spent = _ask(week, "How much time did I spend watering the basil?")
+    total, times = re.match(r"(.+?) in all, over (\d+) times", spent.text).groups()
+    assert int(times) >= 2 and total != "30 s" and spent.citations[0].time == last.citations[0].time
 
 
 def test_after_and_before(week):

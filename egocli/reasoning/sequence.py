@@ -1,0 +1,84 @@
+"""What came right after or before something, and whether one thing came before another, computed in code
+from matched events (temporal.py's `next` and `order` forms; the module's Matcher finds the events)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from egocli.reasoning import terms
+from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
+from egocli.store import Event, Store
+from egocli.store import windows as store_windows
+from egocli.timeutil import local
+
+
+def find(store: Store, matcher: Matcher, form: str, phrases: tuple[str, ...], stamp) -> Finding:
+    """The finding for a parsed question of the `order` or `next` form."""
+    return _order(matcher, phrases, stamp) if form == "order" else _next(store, matcher, phrases, stamp)
+
+
+def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
+    first, relation, second = phrases
+    a, b = matcher.matches(first), matcher.matches(second)
+    if not a or not b:
+        missing = first if not a else second
+        return Finding("order", f"Nothing in the log about \"{missing}\".", tuple((a or b)[:1]),
+                       f"no event about {missing}")
+    eb = b[-1]  # the latest time of the reference; the asked action that day, on the asked side of it
+    day = [e for e in a if local(e.start_ms).date() == local(eb.start_ms).date()] or a
+    side = [e for e in day if (e.start_ms < eb.start_ms if relation == "before" else e.start_ms > eb.start_ms)]
+    ea = (side[0] if relation == "before" else side[-1]) if side else \
+        min(day, key=lambda e: abs(e.start_ms - eb.start_ms))
+    holds = bool(side)
+    ta, tb = stamp(ea.start_ms, ea.source_id), stamp(eb.start_ms, eb.source_id)
+    text = f"{'Yes' if holds else 'No'}: {ta}: {ea.content}; {tb}: {eb.content}."
+    return Finding("order", text, (ea, eb), f"{first} first at {ta}; {second} first at {tb}; "
+                   f"so {first} {relation} {second}: {'yes' if holds else 'no'}")
+
+
+def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
+    """Whether an event just after X says X again ('car parked level 2, row D' after 'parking on level 2, row
+    D'): most of its words are X's, within an occurrence's gap."""
+    return ev.start_ms - end_ms <= OCCURRENCE_GAP_MS and len(own) >= 2 and terms.recall(own, said) >= 0.75
+
+
+def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
+    """The events less scenery: a frame description said again within the hour around `at_ms` ('a poster on
+    the wall', 'a magazine rack') is what the camera keeps seeing, not something done; all when all are."""
+    if not any(e.modality == "visual" for e in events):
+        return events
+    around = store_windows.overlapping(store, at_ms - 3_600_000, at_ms + 3_600_000, None, 2000)
+    seen = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
+    kept = [e for e in events if e.modality != "visual" or seen[e.content.strip().lower()] < 2]
+    return kept or events
+
+
+def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
+    relation, phrase = phrases
+    found = matcher.matches(phrase)
+    if not found:
+        return Finding("next", f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
+    acted = [e for e in found if e.id not in matcher.bare] or found  # the act itself, not its mentions
+    group = occurrences(acted, between=matcher.between)[-1]
+    about = {e.id for e in found} | matcher.related
+    if relation == "after":
+        end = max(e.end_ms for e in group)
+        about -= matcher.bare - {e.id for e in group}  # later mentions of X may be what came next
+        said = set().union(*(matcher.pool.terms_of(e) for e in group))
+        near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
+        near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
+                and e.start_ms <= matcher.scope.at_ms and not _restates(matcher.pool.terms_of(e), said, e, end)]
+        other = next(iter(_unscenic(near, store, end)), None)
+    else:
+        start = group[0].start_ms
+        near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
+        near = [e for e in near if e.start_ms < start and e.id not in about]
+        other = next(reversed(_unscenic(near, store, start)), None)
+    anchor = group[-1] if relation == "after" else group[0]
+    if other is None:
+        return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",
+                       (anchor,), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; nothing logged {relation}")
+    when = stamp(other.start_ms, other.source_id)
+    text = f"{when}: {other.content} ({relation} {anchor.content} at {stamp(anchor.start_ms, anchor.source_id)})."
+    return Finding("next", text, (other, anchor), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; "
+                   f"{relation} it, at {when}: {other.content}")
