@@ -92,6 +92,12 @@ def _verb_at(tokens: list[str], i: int) -> tuple[str | None, int]:
         joined = f"{base}_{tokens[i + 1]}"
         if joined in CLASS:
             return CLASS[joined], 2
+    for j in range(i + 2, min(i + 5, len(tokens))):  # split: 'turn the tap off', 'switch the oven on'
+        if tokens[j] in PARTICLES and (j + 1 == len(tokens) or tokens[j + 1] in _CLAUSE) \
+                and f"{base}_{tokens[j]}" in CLASS:
+            return CLASS[f"{base}_{tokens[j]}"], 1
+        if tokens[j] in PREPOSITIONS or tokens[j] in _CLAUSE:
+            break
     return CLASS.get(base), 1
 
 

@@ -32,6 +32,15 @@ def test_verbs_in_events_open_a_clause_or_are_inflected():
     assert actions.verbs_of("Mum's hallway, hugging Jo goodbye", "visual") >= {"look"}
 
 
+def test_a_particle_after_the_thing_still_makes_the_phrasal_verb():
+    assert actions.parse("turn the tap off") == actions.Action("turn_off", "tap", "turn", None)
+    assert actions.parse("switched the oven on").verb == "turn_on"
+    assert actions.verbs_of("turn tap off, then dry hands") == {"turn_off", "dry"}
+    # a preposition after the thing is where, not part of the verb
+    assert actions.parse("put the kettle on the hob").verb == "put"
+    assert actions.parse("take the pan out of the oven").verb == "take"
+
+
 def test_an_ing_word_naming_a_thing_is_no_act():
     # the tools of real kitchen narrations: a cutting board is not cutting, a frying pan not frying
     assert actions.verbs_of("wash cutting board") == {"wash"}
