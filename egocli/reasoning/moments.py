@@ -45,7 +45,10 @@ _FORMS = [
     ("exists", re.compile(r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)" + _TAIL)),
     ("passive", re.compile(r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
                            r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)" + _TAIL)),
-    ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)" + _TAIL)),
+    ("list", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final|latest|most recent) "
+                        r"(?:thing|one|item) (?:that )?i (?!did\b|do\b|was doing\b)(.+?)" + _TAIL)),
+    ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)"
+                        r"(?: (first|last|most recently))?" + _TAIL)),
     ("which-list", re.compile(r"^(?:what|which) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)"
                               + _TAIL)),
 ]
@@ -55,6 +58,12 @@ POINT_NEAR_MS = 2 * 60_000
 """'What was I doing at 07:48?': the events this close to the time answer it."""
 SHOWN = 6
 """Events a listing answer names at most."""
+_EDGES = {"first": "first", "last": "last", "final": "last", "latest": "last", "most recent": "last",
+          "most recently": "last"}
+_FROM_PLACE = re.compile(r"^(\w+(?: out)?) (out of|from|in|into|inside) (?:the |my |a )?(\w+)$")
+"""'take out of the fridge', 'put in the drawer': an act and the container it went out of or into."""
+_INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in": ("put", "put_in", "put_away"),
+              "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
 _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
 """'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
@@ -77,7 +86,7 @@ def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ..
         if m and (form != "at" or (scope is not None and scope.moments) or scope is None and re.search(r"\d", text)):
             if form == "exists" and re.search(r" (?:before|after|or) ", m.group(1)):
                 continue  # 'did I X before Y' (temporal.py) / 'did I X or Y'
-            groups = tuple(g.strip(" ?.,") for g in m.groups())
+            groups = tuple((g or "").strip(" ?.,") for g in m.groups())
             if form == "passive":  # 'was the dishwasher opened' is 'did I open the dishwasher'
                 form, groups = "exists", (f"{groups[1]} the {groups[0]}",)
             elif form == "which-list":  # 'which spices did I measure' is 'what did I measure: spices'
@@ -86,6 +95,8 @@ def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ..
                 form, groups = "list", (f"{groups[1]} {groups[0]}{' ' + groups[2] if groups[2] else ''}",)
             if form == "which" and groups[-1] in _ORDER.split("|"):  # 'did I X or Y first': the word first
                 groups = (groups[-1], *groups[:-1])
+            if form == "list" and len(groups) == 2:  # (phrase, first|last|'') whichever way it was said
+                groups = (groups[1], groups[0]) if groups[0] in _EDGES else (groups[0], groups[1] or "")
             return form, groups
     return temporal.parse_form(text)
 
@@ -111,7 +122,7 @@ def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -
     if form in ("ago", "gap"):
         return _gap(matcher, form, phrases, stamp)
     if form == "list":
-        return _list(matcher, phrases[0], stamp)
+        return _list(matcher, phrases[0], stamp, phrases[1] if len(phrases) > 1 else "")
     if form in ("order", "next"):
         return sequence.find(store, matcher, form, phrases, stamp)
     return temporal.find_parsed(store, scope, form, phrases, embedder)
@@ -300,15 +311,45 @@ def _edge(store: Store, scope: Scope, which: str, stamp: Callable[[int, int | No
                    f"the {which} event {scope.label if scope.windows else 'today'}: {when}: {ev.content}")
 
 
-def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding | None:
-    """'What did I measure / buy at the market?': the distinct events of that action, in time order (None when
-    the log never names the act: 'what did I have for lunch' is then the model's to read)."""
-    phrase = _WHAT_INTO.sub(r"\1 ", phrase)  # 'put in the jug': what was put, the jug being where
-    found = matcher.matches(phrase, any_verb=True)
-    if not found or matcher.tier <= (2 if actions.parse(phrase).verb else 1):
-        return None  # the act is not found as such: the model reads the context instead
+def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str], edge: str = "") -> Finding | None:
+    """'What did I measure / buy at the market / take out of the fridge?': the distinct events of that action,
+    in time order, or the first or last of them ('what was the last thing I cut'); None when the log never
+    names the act ('what did I have for lunch' is then the model's to read)."""
+    found = _in_container(matcher, phrase)
+    if not found:
+        phrase = _WHAT_INTO.sub(r"\1 ", phrase)  # 'put in the jug': what was put, the jug being where
+        found = matcher.matches(phrase, any_verb=True)
+        if not found or matcher.tier <= (2 if actions.parse(phrase).verb else 1):
+            return None  # the act is not found as such: the model reads the context instead
+    if edge:
+        ev = found[0] if _EDGES[edge] == "first" else found[-1]
+        when = stamp(ev.start_ms, ev.source_id)
+        return Finding("list", f"{_EDGES[edge].capitalize()}: {when}: {ev.content}.", (ev,),
+                       f"{phrase}: the {_EDGES[edge]} at {when}: {ev.content}")
     shown = _spread(found)
     lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
     more = len({e.content.strip().lower() for e in found})
     count = f" ({more} different, {SHOWN} shown)" if more > len(shown) else ""
     return Finding("list", f"{lines}{count}.", tuple(shown), f"{phrase}: {lines}{count}")
+
+
+def _in_container(matcher: Matcher, phrase: str) -> list[Event]:
+    """'Take out of the fridge': the takings while the fridge stood open (from an 'open fridge' to a 'close
+    fridge' at most 2 min later), for logs that narrate 'open fridge, take milk, close fridge'."""
+    m = _FROM_PLACE.match(phrase)
+    acts = _INTO_ACTS.get(m.group(2), ()) if m else ()
+    if not m or actions.parse(m.group(1)).verb not in acts:
+        return []
+    place = m.group(3)
+    opens = [e for e in matcher.matches(f"open the {place}") if actions.parse(e.content).verb == "open"]
+    closes = [e for e in matcher.matches(f"close the {place}") if actions.parse(e.content).verb == "close"]
+    store, out = matcher.pool.store, []
+    for ev in opens:
+        shut = [c.start_ms for c in closes if c.source_id == ev.source_id and ev.start_ms < c.start_ms]
+        if not shut or shut[0] - ev.start_ms > 2 * 60_000:
+            continue  # no 'close fridge' soon after: what was taken then need not have been inside
+        end = shut[0]
+        out += [e for e in store_windows.overlapping(store, ev.start_ms + 1, end, ev.source_id, 50)
+                if ev.start_ms < e.start_ms < end and actions.verbs_of(e.content) & set(acts)
+                and place not in e.content.lower()]
+    return sorted({e.id: e for e in out}.values(), key=lambda e: (e.start_ms, e.id))

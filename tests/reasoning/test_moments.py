@@ -65,6 +65,7 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("When did I start making the pie?", "first"), ("What time did I finish eating?", "last"),
     ("What was I doing when I turned on the oven?", "during"), ("where was I when I bought the plasters", "during"),
     ("what else was I doing while I was making coffee?", "during"),
+    ("What was the last thing I bought?", "list"), ("what did I buy first", "list"),
 ])
 def test_forms(question, form):
     parsed = moments.parse(question, parse_scope(question, AT))
@@ -136,6 +137,37 @@ def test_what_went_on_when_something_was_done(day):
     oven = _ask(day, "what was I doing when I turned on the oven")  # the next is 40 min on, about the oven
     assert _cited(oven) == ["17:50"] and oven.text.startswith("Only that")
     assert _ask(day, "what was I doing when I fed the cat?").text.startswith("Nothing in the log")
+
+
+KITCHEN = [  # narrated the way kitchen footage is: the fridge is named when opened, not when taken from
+    ("08:00:00", "text", "open fridge"), ("08:00:04", "text", "take milk"), ("08:00:08", "text", "take butter"),
+    ("08:00:12", "text", "close fridge"), ("08:01:00", "text", "pour milk into mug"),
+    ("08:02:00", "text", "pick up knife"),  # not from the fridge: it was shut
+    ("08:05:00", "text", "open fridge"), ("08:05:04", "text", "put butter"), ("08:05:08", "text", "close fridge"),
+    ("08:20:00", "text", "open fridge"), ("08:20:05", "text", "take eggs"),  # never closed: not counted
+    ("08:30:00", "text", "take bread"),
+]
+
+
+@pytest.fixture(scope="module")
+def kitchen() -> tuple[Store, object]:
+    return narrated_day(KITCHEN, seconds=3)
+
+
+@pytest.mark.slow
+def test_what_was_taken_out_of_or_put_into_a_container(kitchen):
+    store, emb = kitchen
+
+    def ask(question: str) -> asker.Answer:
+        req = asker.AskRequest(question, at_ms=parse_time_ms("2026-11-20T09:00:00"), hcc=False, llm=False)
+        return asker.answer(None, asker.assemble(store, req, emb), req)
+
+    taken = ask("What did I take out of the fridge?")
+    assert _cited(taken) == ["08:00", "08:00"] and "milk" in taken.text and "butter" in taken.text
+    assert "knife" not in taken.text and "eggs" not in taken.text and "bread" not in taken.text
+    assert "put butter" in ask("what did I put in the fridge this morning").text
+    last = ask("What was the last thing I took out of the fridge?")
+    assert last.text.startswith("Last:") and "butter" in last.text and len(last.citations) == 1
 
 
 @pytest.mark.slow
