@@ -158,7 +158,8 @@ _GERUND_TAKERS = frozenset({
     "before", "by", "without", "since", "continue", "continues", "continued", "keep", "keeps", "kept",
     "start", "starts", "started", "stop", "stops", "stopped", "finish", "finishes", "finished", "begin",
     "begins", "began", "resume", "resumes", "resumed", "try", "tries", "tried", "go", "goes", "went",
-    "done", "spend", "spent", "enjoy", "enjoyed", "avoid", "avoided", "remember", "forgot", "quit"})
+    "done", "spend", "spent", "enjoy", "enjoyed", "avoid", "avoided", "remember", "forgot", "quit", "like",
+    "liked", "love", "loved", "hate", "hated", "mind", "practise", "practised", "practice", "practiced"})
 """Words after which an -ing word is an act ('continue washing', 'after cutting', 'was measuring')."""
 
 
