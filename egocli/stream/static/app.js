@@ -179,7 +179,7 @@
   // Through Janus: the agent subscribes to this page's feed after it appears, so say hello until welcomed.
   async function startJanus(media, url, room) {
     if (!Number.isInteger(room) || room <= 0) throw new Error("give the Janus room number");
-    setStatus(`joining room ${room} at ${url}…`);
+    setStatus(`joining room ${room} at ${url} (waiting for its agent)…`);
     state.session = null;
     const link = await window.egocliJanus.connect(url, room, media, {
       display: params.get("display") || "playground", pin, token: janusToken,

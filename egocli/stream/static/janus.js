@@ -118,7 +118,8 @@ window.egocliJanus = (() => {
     if (!answer.jsep) throw new Error("Janus did not answer the page's offer");
     await pub.setRemoteDescription(answer.jsep);
 
-    const agent = await waitForAgent(joined, events, opts.timeoutMs || 30000);
+    // an agent still starting (loading its models on a busy laptop) gets a minute and a half to join
+    const agent = await waitForAgent(joined, events, opts.timeoutMs || 90000);
     events.push((data) => { // stopped, crashed or restarting: its feed (and this subscription) is gone
       if ((data.unpublished === agent.id || data.leaving === agent.id) && opts.onAgentLeft) opts.onAgentLeft();
     });
