@@ -81,9 +81,10 @@ window.egocliJanus = (() => {
     return (publishers || []).find((p) => String(p.display || "").startsWith(AGENT));
   }
 
-  // The agent's feed: already publishing when the page joined, or the next publisher event naming one.
-  function waitForAgent(joined, events, timeoutMs) {
-    const now = agentOf(joined.publishers);
+  // The agent's feed: publishing when the page joined or since (`seen`: every publisher announced from the
+  // join on, as the announcement can come while the page is still publishing), or the next one to appear.
+  function waitForAgent(seen, events, timeoutMs) {
+    const now = agentOf(seen);
     if (now) return Promise.resolve(now);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("no egocli agent in the room")), timeoutMs);
@@ -109,6 +110,8 @@ window.egocliJanus = (() => {
     const join = { request: "join", ptype: "publisher", room, display: opts.display || "wearer" };
     if (opts.pin) join.pin = opts.pin;
     const joined = await pubRequest(join);
+    const seen = [...(joined.publishers || [])];
+    events.push((data) => { seen.push(...(data.publishers || [])); });
     const pub = new RTCPeerConnection({ iceServers: [] });
     const channel = pub.createDataChannel("control");
     for (const track of media.getTracks()) pub.addTrack(track, media);
@@ -119,7 +122,7 @@ window.egocliJanus = (() => {
     await pub.setRemoteDescription(answer.jsep);
 
     // an agent still starting (loading its models on a busy laptop) gets a minute and a half to join
-    const agent = await waitForAgent(joined, events, opts.timeoutMs || 90000);
+    const agent = await waitForAgent(seen, events, opts.timeoutMs || 90000);
     events.push((data) => { // stopped, crashed or restarting: its feed (and this subscription) is gone
       if ((data.unpublished === agent.id || data.leaving === agent.id) && opts.onAgentLeft) opts.onAgentLeft();
     });
