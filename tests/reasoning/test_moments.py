@@ -156,11 +156,8 @@ def kitchen() -> tuple[Store, object]:
 
 @pytest.mark.slow
 def test_what_was_taken_out_of_or_put_into_a_container(kitchen):
-    store, emb = kitchen
-
     def ask(question: str) -> asker.Answer:
-        req = asker.AskRequest(question, at_ms=parse_time_ms("2026-11-20T09:00:00"), hcc=False, llm=False)
-        return asker.answer(None, asker.assemble(store, req, emb), req)
+        return _ask(kitchen, question)
 
     taken = ask("What did I take out of the fridge?")
     assert _cited(taken) == ["08:00", "08:00"] and "milk" in taken.text and "butter" in taken.text
