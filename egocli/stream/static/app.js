@@ -181,10 +181,12 @@
     if (!Number.isInteger(room) || room <= 0) throw new Error("give the Janus room number");
     setStatus(`joining room ${room} at ${url} (waiting for its agent)…`);
     state.session = null;
+    state.hangingUp = false;
     const link = await window.egocliJanus.connect(url, room, media, {
       display: params.get("display") || "playground", pin, token: janusToken,
       waitForIce, onMessage, onTrack: playAnswers,
-      onClose: () => { if (state.status !== "stopped") setStatus("the Janus connection closed"); },
+      // closed by hangup() (Stop, the agent leaving) is no news; closed by Janus or the network is
+      onClose: () => { if (!state.hangingUp) setStatus("the Janus connection closed"); },
       onAgentLeft: () => {
         hangup();
         setStatus("the room's agent left: press Start again once it is back");
@@ -204,6 +206,7 @@
   }
 
   function hangup() {
+    state.hangingUp = true;
     send({ type: "bye" });
     clearInterval(state.pinger);
     if (state.janus) state.janus.close();
