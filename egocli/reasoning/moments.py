@@ -228,8 +228,7 @@ def _at(store: Store, scope: Scope, stamp: Callable[[int, int | None], str]) -> 
     shown: list[Event] = []
     for lo, hi in scope.moments:
         if lo == hi:
-            near = store_windows.overlapping(store, lo - POINT_NEAR_MS, lo + POINT_NEAR_MS, None, 200)
-            near = sorted(near, key=lambda e: abs(e.start_ms - lo))[:SHOWN] or _nearest(store, lo)
+            near = _around(store, lo, lo)
         else:
             near = _spread(store_windows.overlapping(store, lo, hi + 60_000, None, 2000))
         shown += sorted(near, key=lambda e: (e.start_ms, e.id))
@@ -248,16 +247,7 @@ def _during(store: Store, matcher: Matcher, phrase: str, stamp: Callable[[int, i
     bout = occurrences(found, between=matcher.between)[-1]
     lo, hi = bout[0].start_ms, max(e.end_ms for e in bout)
     ids, texts = {e.id for e in found}, {e.content.strip().lower() for e in bout}
-
-    def others(reach: int) -> list[Event]:
-        return [e for e in store_windows.overlapping(store, lo - reach, hi + reach, None, 200)
-                if e.id not in ids and e.content.strip().lower() not in texts]
-
-    near = others(POINT_NEAR_MS) or _neighbours(others(15 * POINT_NEAR_MS), lo)  # a sparse log: within 30 min
-    closest: dict[str, Event] = {}  # each text once, at its time nearest X
-    for ev in sorted(near, key=lambda e: max(lo - e.end_ms, e.start_ms - hi, 0)):
-        closest.setdefault(ev.content.strip().lower(), ev)
-    shown = sorted(list(closest.values())[:SHOWN], key=lambda e: (e.start_ms, e.id))
+    shown = _around(store, lo, hi, lambda e: e.id in ids or e.content.strip().lower() in texts)
     when = stamp(lo, bout[0].source_id)
     if not shown:
         return Finding("during", f"Only that: {when}: {bout[0].content}; nothing else recorded within 30 min.",
@@ -267,19 +257,22 @@ def _during(store: Store, matcher: Matcher, phrase: str, stamp: Callable[[int, i
                    f"{phrase} at {when} ({bout[0].content}); around it: {lines}")
 
 
-def _neighbours(events: list[Event], at_ms: int) -> list[Event]:
-    """The nearest event before a moment and the nearest after it."""
-    before = [e for e in events if e.start_ms < at_ms]
-    after = [e for e in events if e.start_ms >= at_ms]
-    return ([max(before, key=lambda e: e.start_ms)] if before else []) + \
-        ([min(after, key=lambda e: e.start_ms)] if after else [])
+def _around(store: Store, lo: int, hi: int, skip: Callable[[Event], bool] = lambda e: False) -> list[Event]:
+    """Up to SHOWN events (distinct texts, in time order) nearest a moment or span, within POINT_NEAR_MS of it;
+    when none is, the nearest one before and the nearest one after within 30 min (a sparse log)."""
 
-
-def _nearest(store: Store, at_ms: int, reach_ms: int = 30 * 60_000) -> list[Event]:
-    """The nearest event before and after a moment within reach (a time nothing was recorded at)."""
-    before = list(store.events(EventFilter(since_ms=at_ms - reach_ms, until_ms=at_ms, limit=1), newest_first=True))
-    after = list(store.events(EventFilter(since_ms=at_ms, until_ms=at_ms + reach_ms, limit=1)))
-    return before + after
+    near = [e for e in store_windows.overlapping(store, lo - POINT_NEAR_MS, hi + POINT_NEAR_MS, None, 200)
+            if not skip(e)]
+    if not near:
+        reach = 15 * POINT_NEAR_MS
+        before = store.events(EventFilter(since_ms=lo - reach, until_ms=lo, limit=50), newest_first=True)
+        after = store.events(EventFilter(since_ms=hi, until_ms=hi + reach, limit=50))
+        picks = [next((e for e in side if not skip(e)), None) for side in (before, after)]
+        return [e for e in picks if e is not None]
+    closest: dict[str, Event] = {}  # each text once, at its time nearest the moment
+    for ev in sorted(near, key=lambda e: max(lo - e.end_ms, e.start_ms - hi, 0)):
+        closest.setdefault(ev.content.strip().lower(), ev)
+    return sorted(list(closest.values())[:SHOWN], key=lambda e: (e.start_ms, e.id))
 
 
 def _spread(events: list[Event], count: int = SHOWN) -> list[Event]:
