@@ -20,11 +20,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.models import registry
 from egocli.reasoning import asker, evaluate, hcc, prompts
 from egocli.store import Store, vectors
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
 AT = parse_time_ms("2026-11-30T20:00:00")

@@ -23,7 +23,7 @@ SENTENCES += ["a much longer line " * 60]  # truncated at 256 tokens by both pat
 
 
 def _folder() -> Path:
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     return registry.prepare("embedder", load_settings()).path
@@ -92,7 +92,7 @@ def child(which: str, graph: Path) -> None:
     started = time.perf_counter()
     folder = _folder()
     if which == "numpy":
-        from egocli.config import load_settings
+        from egocli.core.config import load_settings
         from egocli.models import registry
 
         model = registry.load("embedder", load_settings())
@@ -105,7 +105,7 @@ def child(which: str, graph: Path) -> None:
 
 def main() -> None:
     """Compare the vectors, then (unless --accuracy-only) the start-up and throughput."""
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     folder = _folder()

@@ -61,7 +61,7 @@ def method_version() -> str:
 
 def run(args: argparse.Namespace) -> None:
     """Answer questions config by config, appending rows, until done or past --until (UTC HH:MM)."""
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
     from egocli.store import Store
 

@@ -86,7 +86,7 @@ def main() -> None:
     ap.add_argument("--shared", default=str(REPO.parent / "shared" / "data"))
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
     from egocli.models.efficientnet import EfficientNetLabeler
     from egocli.models.labels import MIN_SCORE, default_vocabulary

@@ -100,7 +100,7 @@ class LazyModel:
 
 
 def _settings(db: Path, threads: int | None):
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
 
     settings = load_settings(db=db)
     if threads:
@@ -111,9 +111,9 @@ def _settings(db: Path, threads: int | None):
 
 def answer_one(store, llm, embedder, item: Item, template: asker.AskRequest) -> dict:
     """Ask one question under one config; the row's answer, prediction, recall and cost (not yet scored)."""
-    from egocli.errors import EgoError
+    from egocli.core.errors import EgoError
     from egocli.reasoning.answer import LETTERS
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     at_ms = parse_time_ms(item.at)
     req = replace(template, question=item.question, choices=item.choices, at_ms=at_ms)
@@ -182,7 +182,7 @@ def recall_table(args: argparse.Namespace) -> None:
     """Context recall only (no LLM): the share of gold evidence each config's context shows, per set and form."""
     from egocli.models import registry
     from egocli.store import Store
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     available = configs()
     names = [c for c in chosen(args.configs) if c != "votes1"]

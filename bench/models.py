@@ -105,7 +105,7 @@ def bench_tts(model: Any) -> dict[str, float]:
 
 def run_one(case: str) -> dict[str, Any]:
     """Load one case's model in this process and measure it."""
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     role, key = CASES[case]
@@ -144,7 +144,7 @@ def baseline_sentence_transformers() -> dict[str, Any]:
 def ours_first_embeddings() -> dict[str, Any]:
     """egocli's numpy MiniLM: import + load + encode, measured the same way as the baseline."""
     start = time.perf_counter()
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     model = registry.load("embedder", load_settings())

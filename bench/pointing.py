@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "tests" / "pointing"))
 
 import scenes  # noqa: E402
 
-from egocli.config import load_settings  # noqa: E402
+from egocli.core.config import load_settings  # noqa: E402
 from egocli.models import registry  # noqa: E402
 from egocli.pointing.hands import load_hands  # noqa: E402
 from egocli.pointing.resolve import resolve  # noqa: E402

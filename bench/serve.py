@@ -23,7 +23,7 @@ import numpy as np
 
 from egocli.assistant.options import ServeOptions
 from egocli.assistant.serve import serve
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.store import Store
 from egocli.stream.client import RtcClient, WsClient
 

@@ -85,8 +85,8 @@ def right(got: datetime, accepted: object) -> bool:
 
 
 def egocli_parser() -> Callable[[str], datetime | None]:
-    from egocli.errors import UsageError
-    from egocli.timeutil import parse_time
+    from egocli.core.errors import UsageError
+    from egocli.core.timeutil import parse_time
 
     def parse(text: str) -> datetime | None:
         try:
@@ -131,7 +131,7 @@ def import_ms(module: str) -> float | None:
 
 def main() -> None:
     """Print the table of results and the summary per parser."""
-    parsers = {"egocli": (egocli_parser, "egocli.timeutil, egocli.timephrases"),
+    parsers = {"egocli": (egocli_parser, "egocli.core.timeutil, egocli.core.timephrases"),
                "dateparser": (dateparser_parser, "dateparser"), "parsedatetime": (parsedatetime_parser, "parsedatetime")}
     rows: dict[str, dict[str, str]] = {text: {} for text in (*TABLE, *HELD_OUT)}
     for name, (make, module) in parsers.items():

@@ -17,10 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.models import registry
 from egocli.store import Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 from egocli.tools import tasks as suite
 from egocli.tools.orchestrator import Orchestrator
 from egocli.tools.registry import ToolContext

@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 from typer._click.exceptions import ClickException
 
 from egocli import __version__, clickstyle, ui
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
 COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve", "timeline",

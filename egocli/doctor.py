@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from egocli.config import Settings
-from egocli.errors import EgoError
+from egocli.core.config import Settings
+from egocli.core.errors import EgoError
 
 MIN_FREE_BYTES = 500_000_000
 """Below this much free space next to the log, ingest and model assembly can fail part-way."""

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from egocli.errors import EgoError, InputError, NotFound
+from egocli.core.errors import EgoError, InputError, NotFound
 from egocli.formats import DIR_FORMATS, ImportedSource, dir_importer, read_cues
 from egocli.store import NewEvent, Source, Store
 from egocli.store.db import db_errors
-from egocli.timeutil import format_local, now_ms
+from egocli.core.timeutil import format_local, now_ms
 
 
 # Extensions `egocli import` reads, and those that belong to `egocli ingest` instead.

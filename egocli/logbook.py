@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from egocli.errors import InputError, NotFound, UsageError
+from egocli.core.errors import InputError, NotFound, UsageError
 from egocli.formats.jsonl import parse_line
 from egocli.store import EventFilter, NewEvent, Source, Store
 from egocli.store.sourcesql import has_source, modalities, source_counts
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 
 def manual_source(store: Store) -> int:

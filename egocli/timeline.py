@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from egocli import logbook
-from egocli.config import Settings
-from egocli.errors import InputError, NotFound
+from egocli.core.config import Settings
+from egocli.core.errors import InputError, NotFound
 from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.store import EventFilter, Store
 from egocli.store.records import Event
-from egocli.timeutil import format_local, to_ms
+from egocli.core.timeutil import format_local, to_ms
 
 MAX_DAY_EVENTS = 20_000
 """Events sent for one day; a denser day is cut (the page says so)."""
@@ -212,10 +212,10 @@ def serve(settings: Settings, host: str, port: int, token: str | None, day: str 
 
     from aiohttp import web
 
-    from egocli.errors import UsageError
+    from egocli.core.errors import UsageError
     from egocli.stream.server import is_loopback
     from egocli.stream.timeline import browse_app
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     if not is_loopback(host) and not token:
         raise UsageError(f"--host {host} exposes the log beyond this machine: give --token too")

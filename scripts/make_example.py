@@ -83,7 +83,7 @@ def audio(jfk: Path) -> np.ndarray:
     """16 kHz mono float32: room noise, jfk at SPEECH_AT, the TTS note at NOTE_AT."""
     import av
 
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     rnd = np.random.default_rng(5)

@@ -19,7 +19,7 @@ import pytest
 
 from egocli.assistant.options import ServeOptions
 from egocli.assistant.serve import serve
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 JFK = SHARED / "audio" / "jfk.wav"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from egocli.store import Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 from egocli.tools import reminders
 from tests.conftest import REPO
 

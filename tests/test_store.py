@@ -2,7 +2,7 @@ import sqlite3
 
 import pytest
 
-from egocli.errors import StoreError
+from egocli.core.errors import StoreError
 from egocli.store import EventFilter, NewEvent, Store
 from egocli.store.schema import known_names
 

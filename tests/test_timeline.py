@@ -90,14 +90,14 @@ def test_forget_removes_the_kept_frame(timeline: Timeline) -> None:
     assert path.is_file()
     timeline.forget(at(13, 0), at(13, 10))
     assert not path.exists()
-    from egocli.errors import NotFound
+    from egocli.core.errors import NotFound
 
     with pytest.raises(NotFound):
         timeline.media(keys["id"])
 
 
 def test_bad_requests_are_refused(timeline: Timeline) -> None:
-    from egocli.errors import InputError, NotFound
+    from egocli.core.errors import InputError, NotFound
 
     with pytest.raises(InputError):
         timeline.forget(at(10, 0), at(9, 0))
@@ -114,7 +114,7 @@ def test_bad_requests_are_refused(timeline: Timeline) -> None:
 def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> None:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models.fake import HashEmbedder, ScriptedModel
     from egocli.stream.timeline import browse_app
     from egocli.timeline import ask_answerer

@@ -35,7 +35,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from egocli.timeutil import local
+from egocli.core.timeutil import local
 
 NOTHING = re.compile(r"\bnothing relevant\b|\bno (?:relevant )?(?:record|information|mention)\b|\bi (?:do not|don't) know\b",
                      re.I)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bench.sets import phrasing
 from bench.sets.checker import has_word
 from bench.sets.epic_week import PUT_VERBS, Narration, Week
-from egocli.timeutil import format_local, local
+from egocli.core.timeutil import format_local, local
 
 Question = dict
 MIN_GAP_MS = 20_000

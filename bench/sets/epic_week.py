@@ -108,7 +108,7 @@ def plan_week(files: list[Path], seed: int, monday: date = MONDAY) -> list[Day]:
 
 def load(days: list[Day]) -> list[Narration]:
     """Every narration of the planned days, at its absolute time, in time order."""
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     out = []
     for d in days:

@@ -28,7 +28,7 @@ def method_version() -> str:
 
 
 def _ms(value: str | int) -> int:
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     return value if isinstance(value, int) else parse_time_ms(value)
 

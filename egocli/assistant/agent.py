@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from egocli.assistant.options import ServeOptions
 from egocli.assistant.serve import build
-from egocli.config import Settings
+from egocli.core.config import Settings
 from egocli.stream.janus_agent import AgentOptions, RoomAgent
 from egocli.stream.server import run_until_signal
 

@@ -14,9 +14,9 @@ from egocli.assistant.prefill import LiveWindow
 from egocli.assistant.services import LiveServices
 from egocli.assistant.speech import AnswerCancelled, Reply, SentenceSplitter
 from egocli.assistant.window import LiveContext
-from egocli.errors import EgoError, ModelError
+from egocli.core.errors import EgoError, ModelError
 from egocli.store import Event
-from egocli.timeutil import format_local
+from egocli.core.timeutil import format_local
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models.base import Embedder, TextModel
 from egocli.store import Store
 

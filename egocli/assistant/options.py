@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 from egocli.stream.host import ServerOptions
 from egocli.stream.server import check_options
 

@@ -10,13 +10,13 @@ import numpy as np
 from egocli.assistant.routing import MAX_ROUNDS, Conversation, Pending, Ref
 from egocli.assistant.services import LiveServices
 from egocli.assistant.talk import Talk
-from egocli.errors import EgoError, InputError
+from egocli.core.errors import EgoError, InputError
 from egocli.perception.image import Frame, to_bgr
 from egocli.pointing.resolve import Resolution, choose
 from egocli.pointing.service import remember, resolve_frame
 from egocli.store import Event
 from egocli.stream.protocol import error
-from egocli.timeutil import format_local, now_ms
+from egocli.core.timeutil import format_local, now_ms
 
 
 class PointFlow:

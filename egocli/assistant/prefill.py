@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from egocli.assistant.services import LiveServices
 from egocli.assistant.window import VERBS, LiveContext
-from egocli.config import Settings
-from egocli.errors import EgoError
+from egocli.core.config import Settings
+from egocli.core.errors import EgoError
 from egocli.store import EventFilter, NewEvent
 
 log = logging.getLogger(__name__)

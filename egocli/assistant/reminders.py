@@ -7,8 +7,8 @@ import logging
 from egocli.assistant.routing import Conversation
 from egocli.assistant.services import LiveServices
 from egocli.assistant.talk import Talk
-from egocli.errors import EgoError
-from egocli.timeutil import format_local, now_ms
+from egocli.core.errors import EgoError
+from egocli.core.timeutil import format_local, now_ms
 from egocli.tools import reminders
 from egocli.tools.reminders import Reminder
 

@@ -16,7 +16,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from egocli.assistant.routing import Clock, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices
 from egocli.assistant.session import Crew
-from egocli.config import Settings
+from egocli.core.config import Settings
 from egocli.stream import server
 from egocli.stream.timeline import add_routes
 from egocli.timeline import Timeline, ask_answerer

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from egocli.config import Settings
-from egocli.errors import EgoError
+from egocli.core.config import Settings
+from egocli.core.errors import EgoError
 from egocli.models.base import Embedder, Labeler, Reader, Segment, Speaker, TextModel, Transcriber
 from egocli.perception.audio import RATE, resample, trim_silence
 from egocli.perception.describe import Describer, FrameDescription
@@ -21,7 +21,7 @@ from egocli.perception.frames import FrameSelector, Verdict
 from egocli.perception.image import Frame, to_bgr
 from egocli.privacy.redact import Redactor
 from egocli.store import NewEvent, Store
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from egocli.assistant.options import ServeOptions
 from egocli.assistant.routing import Clock, Ref, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 from egocli.models.base import Segment
 from egocli.perception.audio import RATE, level_db
 from egocli.perception.describe import FrameDescription
@@ -33,7 +33,7 @@ from egocli.store import NewEvent
 from egocli.stream.audio import Playback
 from egocli.stream.host import Send
 from egocli.stream.protocol import PROTOCOL_VERSION, ProtocolError, error, parse_control
-from egocli.timeutil import format_local, now_ms
+from egocli.core.timeutil import format_local, now_ms
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from egocli.assistant.routing import CONFIRM_TIMEOUT_S, Clock, Conversation, Pending, Ref
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 from egocli.stream.protocol import error
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ import numpy as np
 from egocli.assistant.routing import MAX_ROUNDS, Conversation, Pending, Ref
 from egocli.assistant.services import LiveServices
 from egocli.assistant.talk import Talk
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 from egocli.perception.image import to_bgr
 from egocli.stream.protocol import error
 from egocli.tools.orchestrator import Checked, Orchestrator, Outcome, deny

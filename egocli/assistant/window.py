@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from egocli.store import Event, NewEvent
-from egocli.timeutil import local
+from egocli.core.timeutil import local
 
 INSTRUCTIONS = (
     "You are egocli, the memory assistant of a person wearing camera glasses. Below are the newest "

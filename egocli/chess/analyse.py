@@ -11,7 +11,7 @@ import numpy as np
 from egocli.chess.engine import UciEngine
 from egocli.chess.legal import parse_fen, read_fen
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
-from egocli.errors import InputError, ModelError, UsageError
+from egocli.core.errors import InputError, ModelError, UsageError
 from egocli.models.base import TextModel
 
 __all__ = ["Analysis", "ChessOptions", "UnreadablePosition", "VideoAnalysis", "analyse", "analyse_board",

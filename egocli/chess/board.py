@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 WORK_SIDE = 800
 """Long side, in pixels, of the grey image the lattice search runs on."""

@@ -15,7 +15,7 @@ import numpy as np
 
 from egocli.chess import squares as sq
 from egocli.chess.board import BoardLocation, NoBoardError, locate_board
-from egocli.errors import InputError, UsageError
+from egocli.core.errors import InputError, UsageError
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 MODEL_NAME, META_NAME = "squares-calibrated.onnx", "calibration.json"

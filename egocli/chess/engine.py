@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from egocli.chess.types import EngineLine
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 DEBIAN_PATH = "/usr/games/stockfish"
 INSTALL_HINT = "install it with `sudo apt-get install stockfish` or set EGOCLI_STOCKFISH to the binary"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from egocli.chess.squares import CLASSES
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 MAX_CHANGES = 3
 """At most this many squares may differ from the raw prediction."""

@@ -16,7 +16,7 @@ from egocli.chess import squares as sq
 from egocli.chess.board import NoBoardError, locate_board
 from egocli.chess.calibrate import MAX_OCCUPANCY_DISAGREE, START, Sample, align_labels, finetune_to_file
 from egocli.chess.types import ChessOptions
-from egocli.errors import InputError, ModelError
+from egocli.core.errors import InputError, ModelError
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from egocli.chess.board import BoardLocation
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 CLASSES = ".PNBRQKpnbrqk"
 """Class index -> piece symbol ('.' is an empty square), the classifier's output order."""

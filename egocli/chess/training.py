@@ -11,7 +11,7 @@ import numpy as np
 
 from egocli.chess import squares as sq
 from egocli.chess.board import BoardLocation
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 WEIGHTS_PATH = Path(__file__).with_name("squares.pt")
 """The packaged classifier's torch weights (state dict), the start of every calibration; squares.onnx is

@@ -11,7 +11,7 @@ from egocli.chess.board import BoardLocation, NoBoardError, locate_board
 from egocli.chess.recognise import Recognition
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.chess.vote import VoteBuffer, match_move
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
 """Quarter turns from the camera view to board order -> the view that fixes them."""

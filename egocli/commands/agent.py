@@ -33,8 +33,8 @@ def agent(ctx: typer.Context,
     """
     from egocli.assistant.agent import run
     from egocli.assistant.options import ServeOptions
-    from egocli.config import load_settings
-    from egocli.errors import UsageError
+    from egocli.core.config import load_settings
+    from egocli.core.errors import UsageError
     from egocli.stream.janus_agent import AgentOptions
 
     if rooms is not None:

@@ -10,10 +10,10 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, LLM, open_store, settings
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 if TYPE_CHECKING:
     from egocli.reasoning import asker
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 
 def parse_videos(values: list[str] | None) -> dict[int, str]:

@@ -78,7 +78,7 @@ def analyse_cmd(
     _emit(result, json_)
     final = getattr(result, "final", result)
     if final is not None and final.error:
-        from egocli.errors import InputError
+        from egocli.core.errors import InputError
 
         raise InputError(final.error)
 

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from egocli.config import Settings, load_settings
-from egocli.errors import UsageError
-from egocli.timeutil import parse_time_ms
+from egocli.core.config import Settings, load_settings
+from egocli.core.errors import UsageError
+from egocli.core.timeutil import parse_time_ms
 
 if TYPE_CHECKING:
     from egocli.store import EventFilter, Store
@@ -89,7 +89,7 @@ def index_new_events(cfg: Settings, store: Store) -> None:
     """Embed events that have no vector yet, so `ask` finds them by meaning (a warning on failure:
     `ask` and `summarize` fill the gaps later)."""
     from egocli import ui
-    from egocli.errors import EgoError
+    from egocli.core.errors import EgoError
     from egocli.models import registry
     from egocli.reasoning.retrieval import embed_missing
 

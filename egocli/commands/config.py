@@ -24,7 +24,7 @@ def get(key: str = typer.Argument(None, help="A dotted key: models.llm, privacy.
       egocli config get models.llm
       egocli config get
     """
-    from egocli.config import config_file, get_config_value
+    from egocli.core.config import config_file, get_config_value
 
     if key is None:
         path = config_file()
@@ -43,7 +43,7 @@ def set_(key: str = typer.Argument(..., help="A dotted key: models.llm, privacy.
       egocli config set models.llm qwen0.5b
       egocli config set privacy.redact false
     """
-    from egocli.config import config_file, set_config_value
+    from egocli.core.config import config_file, set_config_value
 
     stored = set_config_value(key, value)
     ui.status(f"{key} = {_show(stored)} in {config_file()}")
@@ -57,7 +57,7 @@ def path() -> None:
     Example:
       $EDITOR "$(egocli config path)"
     """
-    from egocli.config import config_file
+    from egocli.core.config import config_file
 
     ui.emit_text(str(config_file()))
 

@@ -8,7 +8,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, LLM, open_store, settings
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 MAX_CLARIFICATIONS = 2
 

@@ -8,7 +8,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
-from egocli.errors import NotFound, UsageError
+from egocli.core.errors import NotFound, UsageError
 
 COLUMNS = ("file", "questions", "accuracy", "context_recall", "mean_latency_s", "tokens_per_question", "errors")
 

@@ -8,7 +8,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, index_new_events, open_store, settings
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 
 def import_(ctx: typer.Context,

@@ -10,14 +10,14 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.ingest.indexing import BackgroundIndexer
     from egocli.ingest.pipeline import Ingestor, IngestResult
     from egocli.store import Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 
 def ingest(ctx: typer.Context,
@@ -106,7 +106,7 @@ def _indexer(cfg: Settings, store: Store) -> BackgroundIndexer:
 
 
 def _index_rest(indexer: BackgroundIndexer) -> None:
-    from egocli.errors import EgoError
+    from egocli.core.errors import EgoError
 
     try:
         done = indexer.finish()

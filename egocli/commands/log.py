@@ -9,8 +9,8 @@ import typer
 from egocli import ui
 from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, check_filter, event_filter,
                                     event_row, open_store, output_format, settings)
-from egocli.errors import UsageError
-from egocli.timeutil import parse_time_ms
+from egocli.core.errors import UsageError
+from egocli.core.timeutil import parse_time_ms
 
 log_app = typer.Typer(help="Read and write the event log.", no_args_is_help=True)
 COLUMNS = ("id", "time", "modality", "source", "content")

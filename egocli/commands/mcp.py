@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from egocli.commands.common import LLM, open_store, settings
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 
 def mcp(ctx: typer.Context,

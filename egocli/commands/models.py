@@ -11,8 +11,8 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, JSONL, output_format, settings
-from egocli.config import ROLES
-from egocli.errors import EgoError, UsageError
+from egocli.core.config import ROLES
+from egocli.core.errors import EgoError, UsageError
 
 
 def _human_size(size: int | None) -> str:

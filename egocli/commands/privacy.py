@@ -8,7 +8,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store, settings
-from egocli.errors import StoreError, UsageError
+from egocli.core.errors import StoreError, UsageError
 
 privacy_app = typer.Typer(help="What egocli stores and what it may contact.", no_args_is_help=True)
 retention_app = typer.Typer(help="How long events are kept.", no_args_is_help=True)

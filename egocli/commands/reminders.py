@@ -41,7 +41,7 @@ def done(ctx: typer.Context, reminder_id: int = REMINDER_ID) -> None:
     Example:
       egocli reminders done 12
     """
-    from egocli.timeutil import now_ms
+    from egocli.core.timeutil import now_ms
     from egocli.tools import reminders
 
     item = reminders.mark_done(open_store(ctx), reminder_id, now_ms())
@@ -57,7 +57,7 @@ def delete(ctx: typer.Context, reminder_id: int = REMINDER_ID,
     Example:
       egocli reminders delete 12 --yes
     """
-    from egocli.errors import UsageError
+    from egocli.core.errors import UsageError
     from egocli.tools import reminders
 
     store = open_store(ctx)
@@ -79,7 +79,7 @@ def export(ctx: typer.Context,
       egocli reminders export > reminders.ics
       egocli reminders export --all -o reminders.ics
     """
-    from egocli.timeutil import now_ms
+    from egocli.core.timeutil import now_ms
     from egocli.tools import reminders
 
     items = reminders.reminders(open_store(ctx), include_done=all_)

@@ -45,7 +45,7 @@ def serve(ctx: typer.Context,
     """
     from egocli.assistant.options import ServeOptions
     from egocli.assistant.serve import run
-    from egocli.errors import UsageError
+    from egocli.core.errors import UsageError
 
     conf = settings(ctx, asr=asr)
     if self_signed:

@@ -6,8 +6,8 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, JSONL, open_store, output_format, settings
-from egocli.errors import UsageError
-from egocli.timeutil import format_local
+from egocli.core.errors import UsageError
+from egocli.core.timeutil import format_local
 
 app = typer.Typer(no_args_is_help=True, help="Where events came from: recordings, imports, live sessions.")
 COLUMNS = ("id", "kind", "name", "events", "status", "start", "path")

@@ -6,7 +6,7 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, open_store
-from egocli.timeutil import format_local
+from egocli.core.timeutil import format_local
 
 
 def stats(ctx: typer.Context, json_: bool = JSON) -> None:

@@ -9,8 +9,8 @@ import typer
 
 from egocli import ui
 from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings
-from egocli.errors import ModelError, UsageError
-from egocli.timeutil import format_local, parse_time_ms
+from egocli.core.errors import ModelError, UsageError
+from egocli.core.timeutil import format_local, parse_time_ms
 
 if TYPE_CHECKING:
     from egocli.models.base import TextModel

@@ -57,7 +57,7 @@ def what(
 
 def _ask_inline(result: Any) -> Any:
     """On a terminal, ask the clarifying question here (as `egocli do` does) instead of exiting."""
-    from egocli.errors import EgoError
+    from egocli.core.errors import EgoError
     from egocli.pointing.resolve import choose
 
     question = result.to_json()["question"]
@@ -88,7 +88,7 @@ def _render(document: dict) -> str:
 def _write_crop(path: str, pixels: object) -> None:
     import cv2
 
-    from egocli.errors import InputError
+    from egocli.core.errors import InputError
 
     if pixels is None or not cv2.imwrite(path, pixels):
         raise InputError(f"{path}: cannot write the crop (use a .jpg or .png name)")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from egocli.errors import InputError, UsageError
+from egocli.core.errors import InputError, UsageError
 from egocli.store.records import NewEvent, check_event
 
 

@@ -7,9 +7,9 @@ import io
 import math
 from pathlib import Path
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.formats import Cue
-from egocli.timeutil import parse_clock
+from egocli.core.timeutil import parse_clock
 
 START_COLS = ("start", "start_timestamp", "start_time", "begin")
 END_COLS = ("end", "stop", "stop_timestamp", "end_timestamp", "end_time")

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from egocli.store.records import Event
-from egocli.timeutil import format_clock, format_local, iso_utc
+from egocli.core.timeutil import format_clock, format_local, iso_utc
 
 FORMATS = ("jsonl", "csv", "srt", "vtt")
 

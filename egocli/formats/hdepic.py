@@ -14,7 +14,7 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.formats import ImportedSource
 from egocli.store.records import NewEvent
 

@@ -7,9 +7,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import InputError, UsageError
+from egocli.core.errors import InputError, UsageError
 from egocli.formats import Cue
-from egocli.timeutil import parse_time, to_ms
+from egocli.core.timeutil import parse_time, to_ms
 
 MAX_SECONDS = 1e11
 """Relative or epoch seconds beyond this are no time at all (year ~5000); the range check follows."""

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.formats import Cue
-from egocli.timeutil import parse_clock
+from egocli.core.timeutil import parse_clock
 
 TAG = re.compile(r"^\[([a-z][a-z_-]{1,20})\]\s+", re.I)
 LOOKS_TIMED = re.compile(r"-->|->|\d+:\d{2}[:,.]\d")

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 class TruncatedMedia(InputError):
     """Decoding stopped part-way: what came before is good, the rest is unreadable."""

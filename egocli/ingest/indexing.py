@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 
 
 class BackgroundIndexer:

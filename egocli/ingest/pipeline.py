@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import EgoError, InputError
+from egocli.core.errors import EgoError, InputError
 from egocli.importing import sha256_file
 from egocli.ingest.decode import AUDIO_EXT, VIDEO_EXT, MediaInfo, probe
 from egocli.ingest.loading import load_models

@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 CHUNK = 8 * 1024 * 1024
 

@@ -7,7 +7,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 
 @dataclass(frozen=True)

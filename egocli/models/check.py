@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from egocli.config import ROLES, Settings
-from egocli.errors import EgoError, ModelError
+from egocli.core.config import ROLES, Settings
+from egocli.core.errors import EgoError, ModelError
 from egocli.models import registry
 from egocli.models.base import PrefixCachedModel
 

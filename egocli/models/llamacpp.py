@@ -12,12 +12,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from egocli.errors import ConfigError, ModelError
+from egocli.core.errors import ConfigError, ModelError
 from egocli.models.base import Message, PrefixCachedModel
 from egocli.models.quiet import load_quietly
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.models.registry import Choice
 
 

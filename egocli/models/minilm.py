@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.models.registry import Choice
 
 _DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": None, "I64": np.int64}

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models.base import TextRegion
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.models.registry import Choice
 
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from egocli.config import ROLES, Settings
-from egocli.errors import ModelError, UsageError
+from egocli.core.config import ROLES, Settings
+from egocli.core.errors import ModelError, UsageError
 from egocli.models import catalog
 from egocli.models.base import (Embedder, Labeler, Model, Narrator, PrefixCachedModel, Reader, Speaker, TextModel,
                                 Transcriber)

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models.base import Segment
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.models.registry import Choice
 
 

@@ -7,7 +7,7 @@ from typing import Protocol, Union
 
 import numpy as np
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 
 class VideoFrame(Protocol):

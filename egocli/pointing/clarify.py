@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.pointing.candidates import Candidate
 
 CORNER = 0.25

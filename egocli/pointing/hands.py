@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 MODEL_FILE = "hand_landmarker.task"
 _LOCK = threading.Lock()

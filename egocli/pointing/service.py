@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.perception.image import read_image as read_image  # the command's file reader
 from egocli.pointing.resolve import Resolution, choose, intent_of, resolve
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.store import NewEvent, Store
 
 

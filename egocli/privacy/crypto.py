@@ -9,7 +9,7 @@ import os
 import sys
 from pathlib import Path
 
-from egocli.errors import StoreError
+from egocli.core.errors import StoreError
 from egocli.store import Store
 from egocli.store import retention as sql
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 DETECT_WIDTH = 640
 """Frames are scaled to this width for detection (boxes are mapped back)."""

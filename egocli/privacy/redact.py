@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from egocli.errors import ConfigError
+from egocli.core.errors import ConfigError
 from egocli.models.base import TextRegion
 from egocli.privacy.text import BUILTIN_KINDS, TextRedactor, merge_counts
 from egocli.store import NewEvent

@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from egocli.config import Settings
+from egocli.core.config import Settings
 from egocli.privacy import retention
 from egocli.privacy.crypto import SUFFIX
 from egocli.privacy.redact import RedactionPolicy
 from egocli.store import Store
 from egocli.store import retention as sql
 from egocli.store.summaries import summary_count
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 AGE_BUCKETS = (("under 1 day", 86_400_000), ("1-7 days", 7 * 86_400_000), ("7-30 days", 30 * 86_400_000),
                ("30-365 days", 365 * 86_400_000))

@@ -7,11 +7,11 @@ import logging
 import re
 from pathlib import Path
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 from egocli.store import Store
 from egocli.store import retention as sql
 from egocli.store.retention import ALL, Expired, RetentionRule
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 log = logging.getLogger(__name__)
 _UNITS = {"h": 3_600_000, "d": 86_400_000, "w": 7 * 86_400_000, "m": 30 * 86_400_000, "y": 365 * 86_400_000}

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from egocli.errors import ConfigError
+from egocli.core.errors import ConfigError
 
 _DIGIT_WORDS = "zero|oh|one|two|three|four|five|six|seven|eight|nine"
 _PATTERNS: dict[str, str] = {

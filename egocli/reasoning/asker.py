@@ -6,14 +6,14 @@ import re
 import time
 from collections.abc import Callable
 
-from egocli.errors import InputError, UsageError
+from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel, TextModel
 from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.store import Event, Store
-from egocli.timeutil import format_local, now_ms
-from egocli.words import CITATION_FILLER, QUESTION_FILLER
+from egocli.core.timeutil import format_local, now_ms
+from egocli.core.words import CITATION_FILLER, QUESTION_FILLER
 
 from egocli.reasoning.request import (CHOICE_BUDGET, NOTHING, OPEN_BUDGET, Answer, AskRequest, Citation,  # noqa: F401
                                      Context)

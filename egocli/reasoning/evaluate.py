@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from egocli.errors import EgoError, InputError
+from egocli.core.errors import EgoError, InputError
 from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.reasoning import asker, tcot
 from egocli.reasoning.answer import LETTERS

@@ -16,7 +16,7 @@ from egocli.reasoning import terms
 from egocli.reasoning.options import Span
 from egocli.reasoning.retrieval import DENSE_LIMIT, units
 from egocli.reasoning.scope import TIME_TAG, Scope
-from egocli.errors import NotFound
+from egocli.core.errors import NotFound
 from egocli.store import Event, Store
 from egocli.store import vectors
 from egocli.store import windows as store_windows

@@ -20,7 +20,7 @@ from egocli.store import EventFilter, Store
 from egocli.store import summaries as sql
 from egocli.store import vectors
 from egocli.store import windows as store_windows
-from egocli.timeutil import local, now_ms, to_ms
+from egocli.core.timeutil import local, now_ms, to_ms
 
 LEVELS = ("hour", "day", "week")
 MAX_INPUT_LINES = 40

@@ -18,7 +18,7 @@ from egocli.reasoning.tcot import Renderer
 from egocli.reasoning.temporal import Finding, Matcher, occurrences, say_duration
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
-from egocli.timeutil import local, to_ms
+from egocli.core.timeutil import local, to_ms
 
 _TAIL = temporal.TAIL
 _THE = r"(?:i |my |the |a |an )?"

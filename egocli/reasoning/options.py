@@ -6,10 +6,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 from egocli.reasoning import terms
 from egocli.reasoning.scope import TIME_TAG, BoundVideo, Scope, parse_tags, relative_windows
-from egocli.timeutil import local, parse_clock, to_ms
+from egocli.core.timeutil import local, parse_clock, to_ms
 
 SPANS, ITEM, SEQUENCE, NONE = "spans", "item", "sequence", "none"
 """Option kinds."""

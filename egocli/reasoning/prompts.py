@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from egocli.models.base import Message
 from egocli.reasoning.answer import letters_for
 from egocli.reasoning.scope import Scope, rewrite_tags
-from egocli.timeutil import local
+from egocli.core.timeutil import local
 
 SYSTEM = ("You answer questions about the user's own life log, recorded by smart glasses. "
           "Use only the log given. Times like 'v1 4:30' are offsets into video 1.")

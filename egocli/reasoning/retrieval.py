@@ -15,7 +15,7 @@ from egocli.reasoning.scope import TIME_TAG, Scope
 from egocli.store import Event, Store
 from egocli.store import vectors
 from egocli.store import windows as store_windows
-from egocli.words import STOPWORDS
+from egocli.core.words import STOPWORDS
 
 log = logging.getLogger(__name__)
 RRF_K = 60

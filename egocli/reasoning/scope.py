@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from egocli.errors import NotFound, UsageError
+from egocli.core.errors import NotFound, UsageError
 from egocli.store import Store
-from egocli.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
+from egocli.core.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
 DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}

@@ -9,7 +9,7 @@ from egocli.reasoning import terms
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
-from egocli.timeutil import local
+from egocli.core.timeutil import local
 
 
 def find(store: Store, matcher: Matcher, form: str, phrases: tuple[str, ...], stamp) -> Finding:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models.base import Embedder, PrefixCachedModel, TextModel
 from egocli.reasoning import asker, hcc
 from egocli.reasoning.asker import Answer, AskRequest, Context
@@ -42,7 +42,7 @@ from egocli.reasoning.scope import Scope
 from egocli.store import Store
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
 
 log = logging.getLogger(__name__)
 

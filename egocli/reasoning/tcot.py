@@ -10,7 +10,7 @@ from egocli.reasoning.retrieval import Hit, answer_order, units
 from egocli.reasoning.scope import BoundVideo, Scope, TimeTag, parse_tags
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
-from egocli.timeutil import local, short_clock
+from egocli.core.timeutil import local, short_clock
 
 HIT_PAD_MS = 90_000
 POINT_PAD_MS = 30_000

@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from sqlite_utils import Database
 
-from egocli.errors import StoreError
+from egocli.core.errors import StoreError
 from egocli.store.schema import known_names, migrations
 
 

@@ -13,15 +13,15 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from egocli.errors import InputError, NotFound, StoreError
+from egocli.core.errors import InputError, NotFound, StoreError
 from egocli.store import files
 from egocli.store.connect import connect, db_errors, refuse_newer, refuse_pending
 from egocli.store.ftsquery import MAX_SEARCH_WORDS, fts_query  # noqa: F401 - re-exported
 from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, check_event, clean_text
 from egocli.store.schema import known_names, migrations
 from egocli.store.cleanup import drop_emptied_sources
-from egocli.timeutil import now_ms
-from egocli.words import STOPWORDS  # noqa: F401 - re-exported (assistant.window)
+from egocli.core.timeutil import now_ms
+from egocli.core.words import STOPWORDS  # noqa: F401 - re-exported (assistant.window)
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
                "e.media_offset_ms, e.meta, s.name AS source_name")

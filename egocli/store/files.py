@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from egocli.errors import StoreError, UsageError
+from egocli.core.errors import StoreError, UsageError
 
 HEADER = b"SQLite format 3\x00"
 _LOCK = threading.RLock()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from egocli.errors import StoreError, UsageError
+from egocli.core.errors import StoreError, UsageError
 from egocli.store.records import clean_text
-from egocli.words import STOPWORDS  # fts_query drops them
+from egocli.core.words import STOPWORDS  # fts_query drops them
 
 MAX_SEARCH_WORDS = 64
 """The most different words (or FTS5 terms) one full-text search may hold."""

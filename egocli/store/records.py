@@ -7,8 +7,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from egocli.errors import InputError
-from egocli.timeutil import format_local, iso_utc
+from egocli.core.errors import InputError
+from egocli.core.timeutil import format_local, iso_utc
 
 MIN_MS = 0
 """Earliest time an event may have: 1970-01-01T00:00:00Z."""

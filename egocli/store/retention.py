@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from egocli.store.db import Store
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 ALL = "*"
 """The modality name of a rule that applies to every modality."""

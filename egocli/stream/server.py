@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 from egocli.stream import guard
 from egocli.stream.host import Application, ServerOptions
 from egocli.stream.protocol import MAX_OFFER_BYTES

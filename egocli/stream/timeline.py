@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from aiohttp import web
 
-from egocli.errors import EgoError, InputError, NotFound
+from egocli.core.errors import EgoError, InputError, NotFound
 
 log = logging.getLogger(__name__)
 

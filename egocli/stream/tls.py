@@ -9,7 +9,7 @@ import ipaddress
 import socket
 from pathlib import Path
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 VALID_DAYS = 365
 

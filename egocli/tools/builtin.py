@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import EgoError, ModelError
+from egocli.core.errors import EgoError, ModelError
 from egocli.models.base import Embedder
 from egocli.store import EventFilter, NewEvent
-from egocli.timeutil import format_local, local
+from egocli.core.timeutil import format_local, local
 from egocli.tools import reminders as rem
 from egocli.tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from egocli.words import REQUEST_FILLER
+from egocli.core.words import REQUEST_FILLER
 
 _WORD = re.compile(r"[a-z0-9']+")
 DEICTIC = frozenset("it this that these those there here him her them".split())

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from egocli.errors import EgoError
+from egocli.core.errors import EgoError
 from egocli.models.base import Message, TextModel
 from egocli.tools import audit, clarifier, planner
 from egocli.tools.builtin import REGISTRY

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models.base import Message, TextModel
-from egocli.timeutil import local
+from egocli.core.timeutil import local
 from egocli.tools.registry import Tool
 
 MAX_CALLS = 3

@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from egocli.errors import EgoError
-from egocli.timeutil import now_ms
+from egocli.core.errors import EgoError
+from egocli.core.timeutil import now_ms
 
 if TYPE_CHECKING:
-    from egocli.config import Settings
+    from egocli.core.config import Settings
     from egocli.models.base import PrefixCachedModel
     from egocli.store import Store
 

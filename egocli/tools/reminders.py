@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from egocli.errors import InputError, NotFound
+from egocli.core.errors import InputError, NotFound
 from egocli.store import Event, EventFilter, NewEvent, Store
-from egocli.timeutil import format_local, from_ms, parse_time, to_ms
+from egocli.core.timeutil import format_local, from_ms, parse_time, to_ms
 
 MODALITY = "reminder"
 _AMPM = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s*m\.?(?=\W|$)", re.I)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import EgoError, InputError
+from egocli.core.errors import EgoError, InputError
 from egocli.tools.reminders import parse_due
 
 CATEGORIES = ("foundational", "embodied", "chess")

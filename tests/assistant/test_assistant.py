@@ -13,8 +13,8 @@ from egocli.assistant.dialogue import Assistant
 from egocli.assistant.fake import FakeConversation, ManualClock
 from egocli.assistant.routing import CLARIFY_TIMEOUT_S, REMINDER_POLL_S, Pending
 from egocli.assistant.services import LiveServices
-from egocli.config import load_settings
-from egocli.timeutil import now_ms
+from egocli.core.config import load_settings
+from egocli.core.timeutil import now_ms
 from egocli.tools import reminders
 
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}

@@ -14,7 +14,7 @@ from egocli.assistant.routing import route
 from egocli.store import NewEvent, Store
 from egocli.stream.client import WsClient
 from egocli.stream.protocol import ProtocolError, parse_control
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 from egocli.tools import reminders
 from egocli.tools.clarifier import yes_no
 

@@ -9,7 +9,7 @@ from typing import Any
 from egocli.assistant.fake import ManualClock
 from egocli.assistant.options import ServeOptions
 from egocli.assistant.serve import build
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.store import Store
 
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}

@@ -11,7 +11,7 @@ from egocli.assistant.answers import needs_search
 from egocli.assistant.options import ServeOptions
 from egocli.assistant.serve import build
 from egocli.assistant.window import LiveContext, format_line
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.models import registry
 from egocli.store import NewEvent
 from egocli.stream.client import WsClient

@@ -17,7 +17,7 @@ import pytest
 from bench.sets import checker, epic_week, lifeweek, lifeweek_mcq, lifeweek_questions
 from egocli.reasoning.scope import parse_scope
 from egocli.store import Store
-from egocli.timeutil import local, parse_time_ms
+from egocli.core.timeutil import local, parse_time_ms
 from tests import console
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bench.sets import checker
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 AT = parse_time_ms("2026-11-22T21:00")  # a Sunday evening
 GOLD = parse_time_ms("2026-11-20T14:35:40")  # Friday

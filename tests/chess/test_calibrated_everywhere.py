@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.store import Store
 from egocli.tools.builtin import REGISTRY
 from egocli.tools.registry import ToolContext, ToolError

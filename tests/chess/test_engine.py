@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from egocli.chess.engine import UciEngine, expected_score, find_stockfish
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 
 needs_stockfish = pytest.mark.skipif(
     not (shutil.which("stockfish") or Path("/usr/games/stockfish").is_file()),

@@ -96,7 +96,7 @@ def test_repair_fixes_two_white_kings_from_probabilities() -> None:
 
 
 def test_repair_explains_a_hopeless_position() -> None:
-    from egocli.errors import InputError
+    from egocli.core.errors import InputError
 
     with pytest.raises(InputError, match="no white king"):
         repair(probs_from_placement("k7/8/8/8/8/8/8/8"))

@@ -11,7 +11,7 @@ from egocli.chess.legal import PositionError, probs_from_placement, read_fen, re
 from egocli.chess.recognise import fen_to_grid
 from egocli.chess.types import ChessOptions
 from egocli.chess.video import PositionTracker
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 
 BLACK_IN_CHECK = "4k3/8/8/8/8/8/4R3/4K3"
 """The rook on e2 checks the black king: only Black can be to move."""

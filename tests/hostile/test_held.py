@@ -14,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 
-from egocli.errors import StoreError
+from egocli.core.errors import StoreError
 from egocli.store import Store
 from tests.hostile.conftest import egocli_script
 

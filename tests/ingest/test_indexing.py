@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.ingest.indexing import BackgroundIndexer
 from egocli.models.fake import HashEmbedder
 from egocli.reasoning.retrieval import embed_missing
@@ -64,7 +64,7 @@ def test_ingest_leaves_every_new_event_embedded(cli, db):
     import json
     import re
 
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
     from tests.conftest import REPO
 

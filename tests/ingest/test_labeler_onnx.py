@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 def test_onnx_copy_gives_the_torch_labels_without_importing_torch(tmp_path):
     import cv2
 
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.ingest.decode import video_frames
     from egocli.models import registry
     from egocli.models.efficientnet import EfficientNetLabeler
@@ -44,7 +44,7 @@ def test_onnx_copy_gives_the_torch_labels_without_importing_torch(tmp_path):
 
 
 def test_damaged_onnx_copy_is_rebuilt(tmp_path):
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
     from egocli.models.efficientnet import EfficientNetLabeler
 

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.ingest.pipeline import IngestOptions, Ingestor, RegistryModels
 from egocli.ingest.workers import VIDEO_NICE
 from egocli.store import Store

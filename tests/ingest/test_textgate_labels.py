@@ -29,7 +29,7 @@ def _frame(path: Path, at_ms: int) -> np.ndarray:
 @pytest.fixture(scope="module")
 def models():
     """The real default labeler and OCR (one thread each, as ingest runs them)."""
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models.efficientnet import EfficientNetLabeler
     from egocli.models.ocr import RapidOcrReader
     from egocli.models import registry

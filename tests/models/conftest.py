@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from egocli.config import Settings, default_home, load_settings
+from egocli.core.config import Settings, default_home, load_settings
 
 # Resolved at import, before the root conftest points EGOCLI_HOME at a temporary folder, so the
 # 1.1 GB assembled LLM is built once per machine rather than once per test.

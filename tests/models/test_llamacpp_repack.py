@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from egocli.errors import ConfigError
+from egocli.core.errors import ConfigError
 from egocli.models import registry
 
 pytest.importorskip("llama_cpp", reason="llama-cpp-python is not installed")
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 CHILD = """
 from pathlib import Path
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.models import registry
 model = registry.load("llm", load_settings())
 assert model.complete("Which planet is red? One word.", max_tokens=4).strip()

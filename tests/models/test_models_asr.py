@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from egocli.errors import ModelError
+from egocli.core.errors import ModelError
 from egocli.models import registry
 from egocli.models.catalog import package_dir
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from egocli.config import ROLES, load_settings
+from egocli.core.config import ROLES, load_settings
 from egocli.models import base, registry
 from egocli.models.fake import EchoModel, HashEmbedder, ScriptedModel, fake_for
 

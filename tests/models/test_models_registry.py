@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from egocli.config import load_settings
-from egocli.errors import ModelError, UsageError
+from egocli.core.config import load_settings
+from egocli.core.errors import ModelError, UsageError
 from egocli.models import registry
 from egocli.models.assemble import assemble
 

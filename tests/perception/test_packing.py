@@ -73,7 +73,7 @@ def test_packs_hold_only_the_utterances_and_short_gaps_never_the_silence_between
 
 @pytest.mark.slow
 def test_packed_whisper_keeps_each_utterances_words_and_word_times():
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     asr = registry.load("asr", load_settings())

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.models.base import Segment
 from egocli.perception.describe import FrameDescription
 from egocli.perception.events import FrameNotes, speech_event

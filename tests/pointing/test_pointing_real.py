@@ -18,7 +18,7 @@ def models() -> tuple[object, object, object]:
     """(hand tracker, labeler, reader), loaded once."""
     if not scenes.VIDEO.is_file():
         pytest.skip(f"shared chess video not found at {scenes.VIDEO}")
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
     from egocli.pointing.hands import load_hands
 

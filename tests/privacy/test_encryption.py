@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from egocli.errors import StoreError
+from egocli.core.errors import StoreError
 from egocli.privacy import crypto
 from egocli.store import Store
 

@@ -37,7 +37,7 @@ def test_phone_number_shown_is_masked(cli, db, tmp_path):
 
 
 def _speak(text: str, path: Path) -> Path:
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
     from egocli.models import registry
 
     samples, rate = registry.load("tts", load_settings()).speak(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.errors import ConfigError
+from egocli.core.errors import ConfigError
 from egocli.privacy.redact import RedactionPolicy, Redactor
 from egocli.privacy.text import TextRedactor
 from egocli.store import NewEvent
@@ -49,7 +49,7 @@ def test_speech_event_words_and_content_masked_with_counts_only():
 
 
 def test_policy_from_config(tmp_path):
-    from egocli.config import load_settings
+    from egocli.core.config import load_settings
 
     home = tmp_path / "h"
     home.mkdir()

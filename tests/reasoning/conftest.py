@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from egocli.store import NewEvent, Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 HDEPIC = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "hd-epic"
 AT = parse_time_ms("2026-11-26T18:00:00")

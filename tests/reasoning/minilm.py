@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.reasoning import retrieval
 from egocli.store import Store
 
@@ -36,7 +36,7 @@ def narrated_day(rows: list[tuple[str, str, str]], day: str = "2026-11-20", seco
     """An in-memory log of one day's (clock, modality, text) rows, each `seconds` long, embedded with MiniLM:
     (store, embedder)."""
     from egocli.store import NewEvent
-    from egocli.timeutil import parse_time_ms
+    from egocli.core.timeutil import parse_time_ms
 
     store = Store.open(None)
     starts = [parse_time_ms(f"{day}T{clock}") for clock, _, _ in rows]

@@ -8,7 +8,7 @@ import pytest
 
 from egocli.reasoning import actions, asker, terms
 from egocli.store import NewEvent, Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 from .minilm import indexed
 

@@ -8,11 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from egocli.cli import app
-from egocli.errors import InputError, UsageError
+from egocli.core.errors import InputError, UsageError
 from egocli.models.fake import EchoModel, ScriptedModel
 from egocli.reasoning import asker
 from egocli.store import NewEvent, Store
-from egocli.timeutil import format_local
+from egocli.core.timeutil import format_local
 
 from .conftest import AT, build_log
 

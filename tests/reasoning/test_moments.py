@@ -9,7 +9,7 @@ import pytest
 from egocli.reasoning import actions, asker, moments
 from egocli.reasoning.scope import parse_scope
 from egocli.store import Store
-from egocli.timeutil import format_local, parse_time_ms
+from egocli.core.timeutil import format_local, parse_time_ms
 
 from .minilm import narrated_day
 

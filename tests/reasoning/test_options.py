@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from egocli.reasoning import options
 from egocli.reasoning.scope import BoundVideo, Scope
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 
 from .conftest import AT
 

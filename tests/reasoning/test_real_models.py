@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.reasoning import asker
 
 from .conftest import AT, build_log

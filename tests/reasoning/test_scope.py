@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 from egocli.reasoning.scope import BoundVideo, parse_scope, rewrite_tags
-from egocli.timeutil import format_local, parse_time_ms
+from egocli.core.timeutil import format_local, parse_time_ms
 
 AT = parse_time_ms("2026-11-26T15:00:00")  # a Thursday
 

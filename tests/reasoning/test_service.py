@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.config import load_settings
-from egocli.errors import ModelError, UsageError
+from egocli.core.config import load_settings
+from egocli.core.errors import ModelError, UsageError
 from egocli.models.fake import EchoModel, HashEmbedder, ScriptedModel
 from egocli.reasoning import asker, prompts
 from egocli.reasoning.service import AS_IS, FULL, VECTORS, AskService

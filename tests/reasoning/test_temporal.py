@@ -10,7 +10,7 @@ import pytest
 from egocli.models.fake import ScriptedModel
 from egocli.reasoning import asker, temporal
 from egocli.store import NewEvent, Store
-from egocli.timeutil import format_local, local, parse_time_ms
+from egocli.core.timeutil import format_local, local, parse_time_ms
 
 from .minilm import indexed
 

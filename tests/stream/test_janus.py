@@ -14,8 +14,8 @@ import pytest
 
 from egocli.assistant.agent import run_agent
 from egocli.assistant.options import ServeOptions
-from egocli.config import load_settings
-from egocli.errors import StoreError
+from egocli.core.config import load_settings
+from egocli.core.errors import StoreError
 from egocli.store import EventFilter, Store
 from egocli.stream.janus_agent import AgentOptions, RoomAgent
 from egocli.stream.janus_client import JanusGlasses

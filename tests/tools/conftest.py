@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from egocli.store import Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 from egocli.tools.registry import ToolContext
 
 NOW = parse_time_ms("2026-11-30T14:05:00")

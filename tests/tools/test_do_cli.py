@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from egocli.config import load_settings
+from egocli.core.config import load_settings
 from egocli.store import EventFilter, Store
 from egocli.tools import reminders
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from egocli.store import EventFilter, NewEvent, Store
-from egocli.timeutil import now_ms
+from egocli.core.timeutil import now_ms
 
 pytest.importorskip("mcp")
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from egocli.errors import InputError
+from egocli.core.errors import InputError
 from egocli.store import Store
-from egocli.timeutil import parse_time_ms
+from egocli.core.timeutil import parse_time_ms
 from egocli.tools import reminders
 from egocli.tools.builtin import REGISTRY
 
@@ -70,7 +70,7 @@ def test_ics_is_valid_icalendar(store):
         assert lines.count(f"BEGIN:{block}") == lines.count(f"END:{block}") == 1
     fields = dict(line.split(":", 1) for line in lines if not line.startswith(("BEGIN", "END")))
     utc = parse_time_ms("2026-12-01T09:30")
-    from egocli.timeutil import from_ms
+    from egocli.core.timeutil import from_ms
     assert fields["DTSTART"] == from_ms(utc).strftime("%Y%m%dT%H%M%SZ")
     assert fields["LOCATION"] == "Café Müller\\, 2nd floor"
     assert fields["SUMMARY"].startswith("bring the signed lease\\, two passport photos\\, the deposit receipt\\;")

@@ -6,7 +6,7 @@ import math
 import re
 from datetime import datetime, timezone
 
-from egocli.errors import UsageError
+from egocli.core.errors import UsageError
 
 UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000}
 _UNIT_WORDS = {
@@ -115,7 +115,7 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
     """Parse ISO 8601 or a phrase people type ('14:05', 'yesterday 15:00', '2h ago', 'an hour ago',
     'this morning', 'tuesday at 3', 'last weekend', 'noon', 'nov 28') into an aware datetime; a
     phrase naming a period gives its start. Naive input is local time."""
-    from egocli.timephrases import parse_phrase
+    from egocli.core.timephrases import parse_phrase
 
     now = (now or datetime.now(timezone.utc)).astimezone()
     raw = text.strip()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from egocli.errors import ConfigError, UsageError
+from egocli.core.errors import ConfigError, UsageError
 
 ROLES = ("llm", "summarizer", "embedder", "asr", "labeler", "ocr", "tts", "narrator")
 
@@ -112,7 +112,7 @@ def _check_key(key: str) -> list[str]:
 
 def get_config_value(key: str, home: Path | None = None) -> Any:
     """The value of a dotted key in config.toml (NotFound when unset)."""
-    from egocli.errors import NotFound
+    from egocli.core.errors import NotFound
 
     value: Any = _read_toml(config_file(home))
     for part in _check_key(key):

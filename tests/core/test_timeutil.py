@@ -2,8 +2,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from egocli.errors import UsageError
-from egocli.timeutil import format_clock, parse_clock, parse_duration, parse_time
+from egocli.core.errors import UsageError
+from egocli.core.timeutil import format_clock, parse_clock, parse_duration, parse_time
 
 NOW = datetime(2026, 11, 30, 10, 30, tzinfo=timezone.utc)  # a Monday
 

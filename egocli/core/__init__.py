@@ -1,0 +1,1 @@
+"""The base every layer stands on: settings, errors, time (parsing and formatting) and words."""
