@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from egocli.nativelog import native_logs_silenced
+from egocli.models.nativelog import native_logs_silenced
 from tests import console
 from tests.conftest import REPO
 

@@ -19,7 +19,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("transport", {"stream"}),
     ("perception", {"perception", "privacy", "formats"}),
     ("store | models", {"store", "models"}),
-    ("base", {"", "core", "nativelog"}),
+    ("base", {"", "core"}),
 ]
 """Top to bottom: a unit (top-level module or package of egocli) imports only its own layer or lower ones.
 "" is the egocli package itself (its version); `words` is the shared stop-word module (branch `core`)."""

@@ -30,7 +30,7 @@ def what(
       egocli what photo.jpg
       egocli what photo.jpg --say "read me this"
     """
-    from egocli.nativelog import native_logs_silenced
+    from egocli.models.nativelog import native_logs_silenced
     from egocli.pointing import service
 
     frame = service.read_image(image)
