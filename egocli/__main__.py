@@ -1,5 +1,5 @@
 """`python -m egocli` runs the CLI."""
 
-from egocli.cli import main
+from egocli.cli.app import main
 
 main()

@@ -33,7 +33,7 @@ def db(tmp_path: Path) -> Path:
 @pytest.fixture
 def cli(db: Path) -> Callable[..., object]:
     """Run `egocli --db <db> ARGS...`; returns the click Result (stdout and stderr apart)."""
-    from egocli.cli import app
+    from egocli.cli.app import app
 
     runner = CliRunner()
 

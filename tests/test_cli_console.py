@@ -98,7 +98,7 @@ NOT_MINE = {("ask",), ("eval",), ("chess",)}
 def test_help_is_click_style_with_examples():
     from typer.main import get_command
 
-    from egocli.cli import app
+    from egocli.cli.app import app
 
     root = get_command(app)
     runner = CliRunner()

@@ -77,7 +77,7 @@ def test_export_formats_round_trip(cli, tmp_path):
     out.write_text(srt)
     other_db = tmp_path / "other.db"
     from typer.testing import CliRunner
-    from egocli.cli import app
+    from egocli.cli.app import app
     res = CliRunner().invoke(app, ["--db", str(other_db), "import", str(out), "--start", "2026-11-28T13:00:00Z"])
     assert res.exit_code == 0
     stats = json.loads(CliRunner().invoke(app, ["--db", str(other_db), "stats", "--json"]).stdout)
@@ -100,7 +100,7 @@ def test_bad_db_file_is_untouched(cli, tmp_path):
     not_db = tmp_path / "diary.txt"
     not_db.write_text("dear diary")
     from typer.testing import CliRunner
-    from egocli.cli import app
+    from egocli.cli.app import app
     res = CliRunner().invoke(app, ["--db", str(not_db), "log", "list"])
     assert res.exit_code == 1
     assert res.stderr.strip() == f"Error: {not_db}: not an egocli database (not an SQLite file)"
@@ -115,7 +115,7 @@ def test_show_missing_event(cli):
 
 def test_db_from_env(tmp_path, monkeypatch):
     from typer.testing import CliRunner
-    from egocli.cli import app
+    from egocli.cli.app import app
     path = tmp_path / "env.db"
     monkeypatch.setenv("EGOCLI_DB", str(path))
     assert CliRunner().invoke(app, ["log", "add", "from env"]).exit_code == 0

@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1] / "egocli"
 
 LAYERS: list[tuple[str, set[str]]] = [
-    ("interface", {"__main__", "cli", "commands", "ui", "clickstyle"}),
+    ("interface", {"__main__", "cli", "commands"}),
     ("use cases", {"assistant", "ingest", "reasoning", "tools", "chess", "pointing", "importing", "logbook",
                    "doctor", "timeline"}),
     ("transport", {"stream"}),

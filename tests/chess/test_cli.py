@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from egocli.cli import app
+from egocli.cli.app import app
 from tests import console
 
 needs_stockfish = pytest.mark.skipif(

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from egocli.cli import app
+from egocli.cli.app import app
 from egocli.core.errors import InputError, UsageError
 from egocli.models.fake import EchoModel, ScriptedModel
 from egocli.reasoning import asker

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from egocli.cli import app
+from egocli.cli.app import app
 from egocli.formats import hdepic
 from egocli.importing import import_paths
 from egocli.reasoning import asker, evaluate

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from egocli.cli import app
+from egocli.cli.app import app
 from egocli.store import Store
 from tests import console
 
