@@ -22,7 +22,8 @@ from pathlib import Path
 
 from egocli.core.config import load_settings
 from egocli.models import registry
-from egocli.reasoning import asker, evaluate, hcc, prompts
+from egocli.reasoning import asker, hcc, prompts
+from egocli.usecases import evaluate
 from egocli.store import Store, vectors
 from egocli.core.timeutil import parse_time_ms
 
@@ -192,7 +193,7 @@ def bench_hdepic(llm, embedder, limit: int) -> None:
     if not HDEPIC.is_dir():
         print("HD-EPIC data not found; skipped")
         return
-    from egocli.importing import import_paths
+    from egocli.usecases.importing import import_paths
 
     store = Store.open(None)
     list(import_paths(store, [HDEPIC], "hd-epic"))

@@ -33,7 +33,8 @@ if str(ROOT) not in sys.path:  # run as a script
     sys.path.insert(0, str(ROOT))
 
 from bench import runs  # noqa: E402
-from egocli.reasoning import asker, evaluate  # noqa: E402
+from egocli.reasoning import asker  # noqa: E402
+from egocli.usecases import evaluate
 
 HDEPIC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hd-epic"
 REASONING = Path(__file__).resolve().parents[1] / "egocli" / "reasoning"

@@ -14,15 +14,25 @@ ROOT = Path(__file__).resolve().parents[1] / "egocli"
 
 LAYERS: list[tuple[str, set[str]]] = [
     ("interface", {"__main__", "cli", "commands"}),
-    ("use cases", {"assistant", "ingest", "reasoning", "tools", "chess", "pointing", "importing", "logbook",
-                   "doctor", "timeline"}),
+    ("assistant", {"assistant"}),
+    ("ingest", {"ingest"}),
+    ("log use cases", {"usecases"}),
+    ("tools", {"tools"}),
+    ("pointing", {"pointing"}),
+    ("reasoning", {"reasoning"}),
+    ("chess", {"chess"}),
     ("transport", {"stream"}),
-    ("perception", {"perception", "privacy", "formats"}),
+    ("privacy", {"privacy"}),
+    ("perception", {"perception"}),
+    ("formats", {"formats"}),
     ("store | models", {"store", "models"}),
-    ("base", {"", "core"}),
+    ("core", {"", "core"}),
 ]
-"""Top to bottom: a unit (top-level module or package of egocli) imports only its own layer or lower ones.
-"" is the egocli package itself (its version); `words` is the shared stop-word module (branch `core`)."""
+"""Top to bottom: a unit (a package of egocli, or the egocli package itself, "") imports only its own layer or
+lower ones. The interface (the root app and one module per command group) calls the live assistant, ingest and
+the log's use cases (import, logbook, timeline, doctor, evaluation); below them the tools, pointing, reasoning
+and chess; then the transport, privacy, perception and file formats; the store and the models; and the core
+(settings, errors, time, words) that everything uses."""
 
 FORBIDDEN = {
     "store": {"models"},

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.sets import lifeweek
-from egocli.reasoning import evaluate
+from egocli.usecases import evaluate
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from egocli.assistant.session import Crew
 from egocli.core.config import Settings
 from egocli.stream import server
 from egocli.stream.timeline import add_routes
-from egocli.timeline import Timeline, ask_answerer
+from egocli.usecases.timeline import Timeline, ask_answerer
 
 
 def build(settings: Settings, options: ServeOptions, clock: Clock | None = None,

@@ -80,7 +80,7 @@ def event_row(ev: Any) -> dict[str, Any]:
 
 def check_filter(store: Store, flt: EventFilter) -> None:
     """NotFound (exit 1) for a source or modality the log has never had (see logbook.check_filter)."""
-    from egocli import logbook
+    from egocli.usecases import logbook
 
     logbook.check_filter(store, flt)
 

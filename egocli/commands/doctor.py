@@ -18,7 +18,7 @@ def doctor(ctx: typer.Context, json_: bool = JSON) -> None:
       egocli doctor
       egocli doctor --json | jq '.[] | select(.status != "ok")'
     """
-    from egocli.doctor import run_checks
+    from egocli.usecases.doctor import run_checks
 
     checks = []
     for check in run_checks(settings(ctx)):

@@ -25,7 +25,8 @@ def eval_(ctx: typer.Context,
           limit: int = typer.Option(None, "--limit", help="At most N questions per file (spread over the file)."),
           json_: bool = JSON) -> None:
     """Accuracy overall and per file, context recall, mean latency and tokens per question."""
-    from egocli.reasoning import asker, evaluate
+    from egocli.reasoning import asker
+    from egocli.usecases import evaluate
     from egocli.reasoning.service import AS_IS, AskService
 
     if votes < 1 or (limit is not None and limit < 1):

@@ -29,7 +29,7 @@ def import_(ctx: typer.Context,
       egocli import examples/afternoon.srt --start 2026-11-28T13:00
       egocli import ~/notes/ --start "yesterday 9:00"
     """
-    from egocli.importing import expand_folders, import_paths
+    from egocli.usecases.importing import expand_folders, import_paths
 
     store = open_store(ctx)
     paths = expand_folders(paths, fmt)

@@ -73,7 +73,7 @@ def ingest(ctx: typer.Context,
 
 
 def _refuse_transcripts(paths: list[Path]) -> None:
-    from egocli.importing import TRANSCRIPT_SUFFIXES
+    from egocli.usecases.importing import TRANSCRIPT_SUFFIXES
 
     for path in paths:
         if path.suffix.lower() in TRANSCRIPT_SUFFIXES:

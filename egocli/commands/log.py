@@ -101,7 +101,7 @@ def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or -
       egocli log add "parked on level 3, row F"
       egocli log add "took the blue pill" --at "this morning 8:00"
     """
-    from egocli import logbook
+    from egocli.usecases import logbook
 
     store = open_store(ctx)
     if text == "-":
@@ -150,7 +150,7 @@ def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality:
       egocli log forget --since "2h ago" --yes
       egocli log forget --source afternoon.srt
     """
-    from egocli import logbook
+    from egocli.usecases import logbook
 
     flt = event_filter(since, until, modality, source)
     if flt == type(flt)() and not all_:

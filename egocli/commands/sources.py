@@ -22,7 +22,7 @@ def list_(ctx: typer.Context, json_: bool = JSON, jsonl: bool = JSONL) -> None:
       egocli sources list
       egocli sources list --jsonl | jq -r .name
     """
-    from egocli import logbook
+    from egocli.usecases import logbook
 
     fmt = output_format(json_, jsonl)
     rows = [{**src.to_json(), "events": count,
@@ -44,7 +44,7 @@ def remove(ctx: typer.Context,
       egocli sources remove afternoon.srt
       egocli sources remove 3 --yes
     """
-    from egocli import logbook
+    from egocli.usecases import logbook
 
     store = open_store(ctx)
     src = logbook.find_source(store, source)

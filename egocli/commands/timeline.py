@@ -21,7 +21,7 @@ def timeline(ctx: typer.Context,
     """Serve the timeline page for browsing the log; prints (or opens) its URL. Ctrl-C stops it.
 
     Examples: `egocli timeline --open`, `egocli timeline --day yesterday --port 0`."""
-    from egocli.timeline import serve
+    from egocli.usecases.timeline import serve
 
     conf = settings(ctx, llm=llm)
     serve(conf, host, port, token, day, lambda url: _ready(url, open_, conf.db))

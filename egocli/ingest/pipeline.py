@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from egocli.core.errors import EgoError, InputError
-from egocli.importing import sha256_file
+from egocli.usecases.importing import sha256_file
 from egocli.ingest.decode import AUDIO_EXT, VIDEO_EXT, MediaInfo, probe
 from egocli.ingest.loading import load_models
 from egocli.ingest.profile import StageClock

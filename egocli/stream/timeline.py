@@ -1,6 +1,6 @@
 """HTTP routes of the timeline page: GET /timeline and /api/timeline/* over a `TimelineSource`.
 
-Transport only: the source (egocli.timeline.Timeline) is built by whoever starts the server and passed
+Transport only: the source (egocli.usecases.timeline.Timeline) is built by whoever starts the server and passed
 in. Every /api route checks the token like the rest of the server; blocking work runs on a thread."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ MAX_BODY = 16 * 1024
 
 
 class TimelineSource(Protocol):
-    """What the routes need of the log (egocli.timeline.Timeline implements it)."""
+    """What the routes need of the log (egocli.usecases.timeline.Timeline implements it)."""
 
     def day(self, day: date | None) -> dict[str, Any]: ...
     def density(self, first: date, last: date) -> dict[str, Any]: ...

@@ -214,7 +214,7 @@ def test_lifeweek_choice_golds_hold_in_the_imported_log(life_events: list) -> No
 
 
 def test_lifeweek_choices_load_through_egocli_eval() -> None:
-    from egocli.reasoning import evaluate
+    from egocli.usecases import evaluate
 
     items = evaluate.load_questions(lifeweek.MCQ)
     assert len(items) >= 30 and all(len(i.choices) == 5 for i in items)

@@ -10,8 +10,9 @@ from typer.testing import CliRunner
 
 from egocli.cli.app import app
 from egocli.formats import hdepic
-from egocli.importing import import_paths
-from egocli.reasoning import asker, evaluate
+from egocli.usecases.importing import import_paths
+from egocli.reasoning import asker
+from egocli.usecases import evaluate
 from egocli.store import NewEvent, Store
 
 from .conftest import HDEPIC

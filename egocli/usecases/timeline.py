@@ -13,7 +13,7 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any, Protocol
 
-from egocli import logbook
+from egocli.usecases import logbook
 from egocli.core.config import Settings
 from egocli.core.errors import InputError, NotFound
 from egocli.models.base import Embedder, PrefixCachedModel

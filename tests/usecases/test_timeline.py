@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from egocli.store import NewEvent, Store
-from egocli.timeline import Timeline, day_bounds
+from egocli.usecases.timeline import Timeline, day_bounds
 from tests import console
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DAY = date(2026, 11, 28)
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 
@@ -117,7 +117,7 @@ def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> No
     from egocli.core.config import load_settings
     from egocli.models.fake import HashEmbedder, ScriptedModel
     from egocli.stream.timeline import browse_app
-    from egocli.timeline import ask_answerer
+    from egocli.usecases.timeline import ask_answerer
 
     reply = "Line: Putting the house keys in the blue bowl by the door.\nAnswer: You put them in the blue bowl."
     timeline.answerer = ask_answerer(load_settings(), ScriptedModel(reply), HashEmbedder())
