@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import serve
 from egocli.core.config import load_settings
 from egocli.store import Store

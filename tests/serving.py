@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import serve
 from egocli.core.config import load_settings
 

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import build
 from egocli.core.config import Settings
 from egocli.stream.janus_agent import AgentOptions, RoomAgent

@@ -13,7 +13,7 @@ import asyncio
 from typing import Any
 
 from egocli.assistant.pointflow import PointFlow
-from egocli.assistant.reminders import Announcer
+from egocli.assistant.announce import Announcer
 from egocli.assistant.routing import (CLARIFY_TIMEOUT_S, REMINDER_POLL_S, Clock, Conversation, Pending, Ref,
                                       SystemClock, route)
 from egocli.assistant.services import LiveServices

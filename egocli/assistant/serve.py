@@ -9,8 +9,8 @@ from collections.abc import Callable
 from egocli.assistant.answers import Answerer
 from egocli.assistant.ask import AskPipeline, LogAnswers
 from egocli.assistant.dialogue import Assistant
-from egocli.assistant.host import LiveHost
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.livehost import LiveHost
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.prefill import LiveWindow
 from egocli.assistant.routing import Clock, SystemClock
 from egocli.assistant.seats import Seats
@@ -18,7 +18,7 @@ from egocli.assistant.services import LiveServices
 from egocli.assistant.session import Crew
 from egocli.core.config import Settings
 from egocli.stream import server
-from egocli.stream.timeline import add_routes
+from egocli.stream.timeline_routes import add_routes
 from egocli.usecases.timeline import Timeline, ask_answerer
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from egocli.assistant.answers import Answerer
 from egocli.assistant.board import analyse_frame
 from egocli.assistant.dialogue import Assistant
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.routing import Clock, Ref, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices

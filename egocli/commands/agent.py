@@ -32,7 +32,7 @@ def agent(ctx: typer.Context,
       egocli agent --rooms /etc/egocli/rooms.toml --room 1001
     """
     from egocli.assistant.agent import run
-    from egocli.assistant.options import ServeOptions
+    from egocli.assistant.serve_options import ServeOptions
     from egocli.core.config import load_settings
     from egocli.core.errors import UsageError
     from egocli.stream.janus_agent import AgentOptions

@@ -43,7 +43,7 @@ def serve(ctx: typer.Context,
       egocli serve --host 0.0.0.0 --token SECRET --self-signed
       egocli serve --janus ws://127.0.0.1:8188  # page: /?janus=ws://127.0.0.1:8188&room=N
     """
-    from egocli.assistant.options import ServeOptions
+    from egocli.assistant.serve_options import ServeOptions
     from egocli.assistant.serve import run
     from egocli.core.errors import UsageError
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from egocli.core.errors import StoreError
 from egocli.store import Store
-from egocli.store import retention as sql
+from egocli.store import retentionsql as sql
 
 KEY_ENV = "EGOCLI_KEY"
 MAGIC = b"EGOENC1\n"

@@ -11,7 +11,7 @@ from egocli.privacy import retention
 from egocli.privacy.crypto import SUFFIX
 from egocli.privacy.redact import RedactionPolicy
 from egocli.store import Store
-from egocli.store import retention as sql
+from egocli.store import retentionsql as sql
 from egocli.store.summaries import summary_count
 from egocli.core.timeutil import now_ms
 

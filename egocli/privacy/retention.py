@@ -9,8 +9,8 @@ from pathlib import Path
 
 from egocli.core.errors import UsageError
 from egocli.store import Store
-from egocli.store import retention as sql
-from egocli.store.retention import ALL, Expired, RetentionRule
+from egocli.store import retentionsql as sql
+from egocli.store.retentionsql import ALL, Expired, RetentionRule
 from egocli.core.timeutil import now_ms
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ import numpy as np
 
 from egocli.models.base import Embedder
 from egocli.reasoning import terms
-from egocli.reasoning.options import Span
+from egocli.reasoning.choices import Span
 from egocli.reasoning.retrieval import DENSE_LIMIT, units
 from egocli.reasoning.scope import TIME_TAG, Scope
 from egocli.core.errors import NotFound

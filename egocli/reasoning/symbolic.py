@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder
-from egocli.reasoning import options as opts
+from egocli.reasoning import choices as opts
 from egocli.reasoning import terms
 from egocli.reasoning.answer import letters_for
 from egocli.reasoning.evidence import LONG_MS, Pool, Query, fit, strip_tags
-from egocli.reasoning.options import Option, Span
+from egocli.reasoning.choices import Option, Span
 from egocli.reasoning.scope import Scope
 from egocli.store import Event, Store
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from egocli.reasoning import options as opts
+from egocli.reasoning import choices as opts
 from egocli.reasoning.answer import letters_for
 from egocli.reasoning.evidence import strip_tags
 from egocli.reasoning.symbolic import Judgement, softmax

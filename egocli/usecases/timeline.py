@@ -1,7 +1,7 @@
 """The timeline use case: a day of the log, a month's density, one event with its neighbours, search,
 kept frames, forgetting a span, and questions through the ask core - as JSON-ready data for the page.
 
-Transport lives in egocli/stream/timeline.py; this module knows the store and the media folder, and
+Transport lives in egocli/stream/timeline_routes.py; this module knows the store and the media folder, and
 answers questions through an injected `Answerer`, so it never loads a model itself."""
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def serve(settings: Settings, host: str, port: int, token: str | None, day: str 
 
     from egocli.core.errors import UsageError
     from egocli.stream.server import is_loopback
-    from egocli.stream.timeline import browse_app
+    from egocli.stream.timeline_routes import browse_app
     from egocli.core.timeutil import parse_time_ms
 
     if not is_loopback(host) and not token:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from egocli.assistant.fake import ManualClock
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import build
 from egocli.core.config import load_settings
 from egocli.store import Store

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from egocli.assistant.answers import needs_search
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import build
 from egocli.assistant.window import LiveContext, format_line
 from egocli.core.config import load_settings

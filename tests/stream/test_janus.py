@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from egocli.assistant.agent import run_agent
-from egocli.assistant.options import ServeOptions
+from egocli.assistant.serve_options import ServeOptions
 from egocli.core.config import load_settings
 from egocli.core.errors import StoreError
 from egocli.store import EventFilter, Store

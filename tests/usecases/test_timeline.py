@@ -116,7 +116,7 @@ def test_http_api_checks_the_token_and_streams_answers(timeline: Timeline) -> No
 
     from egocli.core.config import load_settings
     from egocli.models.fake import HashEmbedder, ScriptedModel
-    from egocli.stream.timeline import browse_app
+    from egocli.stream.timeline_routes import browse_app
     from egocli.usecases.timeline import ask_answerer
 
     reply = "Line: Putting the house keys in the blue bowl by the door.\nAnswer: You put them in the blue bowl."
