@@ -3,7 +3,7 @@ latency with the default model; 5 votes vs 1; recent-events stuffing baseline; H
 
     python bench/ask.py [--events 1000000] [--db /tmp/egocli-bench-ask.db] [--hdepic-limit 1] [--skip-llm]
 
-Summaries for 1M events are built with the extractive summariser (an LLM would need days on 2 cores).
+Summaries for 1M events are built with the extractive summarizer (an LLM would need days on 2 cores).
 Events are embedded once per distinct text (the synthetic log repeats its templates) and the vector
 is stored for every event, so the vector table is full size.
 """
@@ -82,7 +82,7 @@ def build_log(path: Path, count: int, embedder) -> Store:
     vectors.put_blobs(store, rows_v)
     print(f"embedded {len(allt)} distinct texts, stored {len(rows_v)} vectors in {time.perf_counter() - t0:.1f} s")
     t0 = time.perf_counter()
-    built = sum(1 for _ in hcc.build(store, hcc.ExtractiveSummariser(), embedder))
+    built = sum(1 for _ in hcc.build(store, hcc.ExtractiveSummarizer(), embedder))
     print(f"built {built} extractive summaries in {time.perf_counter() - t0:.1f} s")
     return store
 
@@ -197,7 +197,7 @@ def bench_hdepic(llm, embedder, limit: int) -> None:
 
     store = Store.open(None)
     list(import_paths(store, [HDEPIC], "hd-epic"))
-    list(hcc.build(store, hcc.ExtractiveSummariser()))
+    list(hcc.build(store, hcc.ExtractiveSummarizer()))
     files = sorted((HDEPIC / "questions").glob("*.json"))
     full = list(evaluate.run(store, llm, files, asker.AskRequest("?", votes=5), embedder, limit))
     base = list(evaluate.run(store, llm, files, asker.AskRequest("?", votes=5, baseline="recent"), embedder, limit))

@@ -44,7 +44,7 @@ class Server:
 
     def __init__(self, db: Path, models: dict[str, str], max_sessions: int = 16, live_budget: int = 700) -> None:
         self.settings = load_settings(db=db, home=db.parent / "home", models=models)
-        self.options = ServeOptions(port=0, ice_loopback=True, max_sessions=max_sessions, live_budget=live_budget)
+        self.options = ServeOptions.of(port=0, ice_loopback=True, max_sessions=max_sessions, live_budget=live_budget)
         self.db, self.url, self.ready = db, "", threading.Event()
         self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
         self.thread.start()

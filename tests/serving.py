@@ -10,7 +10,6 @@ import re
 import threading
 import wave
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +107,7 @@ def live_server(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     started: list[LiveServer] = []
 
     def make(models: dict[str, str] | None = None, **opts: Any) -> LiveServer:
-        options = replace(ServeOptions(port=0, ice_loopback=True, heartbeat_s=1.0), **opts)
+        options = ServeOptions.of(port=0, ice_loopback=True, heartbeat_s=1.0).but(**opts)
         server = LiveServer(tmp_path / "log.db", tmp_path / "home", {**FAKES, **(models or {})}, options)
         started.append(server.start())
         return server

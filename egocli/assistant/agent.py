@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
 
 from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import build
@@ -18,7 +17,7 @@ async def run_agent(settings: Settings, options: ServeOptions, agent: AgentOptio
                     ready: Callable[[RoomAgent], None] | None = None) -> None:
     """Serve the wearer of one room until `stop` is set; the wearer's events go to settings' log only."""
     options.check()
-    host = build(settings, replace(options, max_sessions=1))
+    host = build(settings, options.but(max_sessions=1))
     room = RoomAgent(host, agent)
     if ready is not None:
         ready(room)

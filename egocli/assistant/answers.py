@@ -24,7 +24,7 @@ Say = Callable[[np.ndarray], None]
 """Plays 16 kHz samples on the asking session."""
 
 
-class Answerer:
+class LiveAnswerer:
     """Answers questions for live sessions (answer thread)."""
 
     def __init__(self, services: LiveServices, window: LiveWindow, log_answers: LogAnswers) -> None:

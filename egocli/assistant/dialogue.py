@@ -14,8 +14,8 @@ from typing import Any
 
 from egocli.assistant.pointflow import PointFlow
 from egocli.assistant.announce import Announcer
-from egocli.assistant.routing import (CLARIFY_TIMEOUT_S, REMINDER_POLL_S, Clock, Conversation, Pending, Ref,
-                                      SystemClock, route)
+from egocli.assistant.routing import CLARIFY_TIMEOUT_S, REMINDER_POLL_S, Conversation, Pending, Ref, route
+from egocli.core.clock import Clock, SystemClock
 from egocli.assistant.services import LiveServices
 from egocli.assistant.talk import Talk
 from egocli.assistant.toolflow import ToolFlow

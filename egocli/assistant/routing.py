@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -118,27 +117,3 @@ class Conversation(Protocol):
     async def say(self, text: str) -> None:
         """Speak a short text on the session's playback."""
         ...
-
-
-class Clock(Protocol):
-    """Time as the assistant sees it (a fake in tests moves it on at will)."""
-
-    def monotonic(self) -> float:
-        """Seconds on a monotonic clock."""
-        ...
-
-    async def sleep(self, seconds: float) -> None:
-        """Wait this long."""
-        ...
-
-
-class SystemClock:
-    """The real clock."""
-
-    def monotonic(self) -> float:
-        """time.monotonic()."""
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        """asyncio.sleep(seconds)."""
-        await asyncio.sleep(seconds)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from egocli.assistant.answers import Answerer
+from egocli.assistant.answers import LiveAnswerer
 from egocli.assistant.ask import AskPipeline, LogAnswers
 from egocli.assistant.dialogue import Assistant
 from egocli.assistant.livehost import LiveHost
 from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.prefill import LiveWindow
-from egocli.assistant.routing import Clock, SystemClock
+from egocli.core.clock import Clock, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices
 from egocli.assistant.session import Crew
@@ -29,7 +29,7 @@ def build(settings: Settings, options: ServeOptions, clock: Clock | None = None,
     window = LiveWindow(services, options.live_budget)
     asker = log_answers or AskPipeline(services.llm, services.embedder, options.answer_budget)
     clock = clock or SystemClock()
-    crew = Crew(options, services, Answerer(services, window, asker), Assistant(services, clock),
+    crew = Crew(options, services, LiveAnswerer(services, window, asker), Assistant(services, clock),
                 Seats(options.max_sessions), clock)
     return LiveHost(crew, window)
 
@@ -41,7 +41,7 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
     services = LiveServices(settings)
     pages = timeline_pages(settings, services)
     pages.store()  # the log is created (or migrated) before the server listens, not raced by two readers
-    await server.serve(build(settings, options, services=services), options.server(), stop, ready,
+    await server.serve(build(settings, options, services=services), options.server, stop, ready,
                        mount=lambda app: add_routes(app, pages))
 
 

@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from egocli.assistant.answers import Answerer
-from egocli.assistant.board import analyse_frame
+from egocli.assistant.answers import LiveAnswerer
+from egocli.assistant.livechess import analyse_frame
 from egocli.assistant.dialogue import Assistant
 from egocli.assistant.serve_options import ServeOptions
-from egocli.assistant.routing import Clock, Ref, SystemClock
+from egocli.assistant.routing import Ref
+from egocli.core.clock import Clock, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices
 from egocli.core.errors import EgoError
@@ -30,7 +31,7 @@ from egocli.perception.frames import FrameSelector, Verdict
 from egocli.perception.image import Frame
 from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
-from egocli.stream.audio import Playback
+from egocli.stream.pcm import Playback
 from egocli.stream.host import Send
 from egocli.stream.protocol import PROTOCOL_VERSION, ProtocolError, error, parse_control
 from egocli.core.timeutil import format_local, now_ms
@@ -59,7 +60,7 @@ class Crew:
     """How the server runs."""
     services: LiveServices
     """Log writer, models on their threads, perception and speech."""
-    answerer: Answerer
+    answerer: LiveAnswerer
     """Spoken answers to questions."""
     assistant: Assistant
     """Pointing, tools, confirmations and reminders."""

@@ -8,7 +8,8 @@ import itertools
 import logging
 from typing import Any
 
-from egocli.assistant.routing import CONFIRM_TIMEOUT_S, Clock, Conversation, Pending, Ref
+from egocli.assistant.routing import CONFIRM_TIMEOUT_S, Conversation, Pending, Ref
+from egocli.core.clock import Clock
 from egocli.core.errors import EgoError
 from egocli.stream.protocol import error
 

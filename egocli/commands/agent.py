@@ -51,7 +51,7 @@ def agent(ctx: typer.Context,
     if not janus.startswith(("ws://", "wss://")):
         raise UsageError(f"--janus {janus}: expected a ws:// or wss:// address")
     conf = load_settings(db=db).with_models(asr=asr, llm=llm)
-    options = ServeOptions(wake_phrase=wake_phrase, fps=fps, max_sessions=1)
+    options = ServeOptions.of(wake_phrase=wake_phrase, fps=fps, max_sessions=1)
     ui.status(f"agent for room {room} via {janus} (log: {conf.db}); Ctrl-C to stop")
     run(conf, options, AgentOptions(janus, room, api_secret, token, pin, tuple(ice_server or ())))
 

@@ -55,10 +55,10 @@ def serve(ctx: typer.Context,
             raise UsageError("--self-signed makes its own certificate: drop --cert/--key")
         cert, key = tls.self_signed(conf.home / "tls", tls.names_for(host))
         ui.status(f"certificate {cert} (SHA-256 {tls.fingerprint(cert.read_bytes())})")
-    options = ServeOptions(host=host, port=port, token=token, cert=cert, key=key,
-                           ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
-                           max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
-                           allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
+    options = ServeOptions.of(host=host, port=port, token=token, cert=cert, key=key,
+                              ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
+                              max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
+                              allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
     run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()
 

@@ -14,7 +14,7 @@ from egocli.core.timeutil import format_local, parse_time_ms
 
 if TYPE_CHECKING:
     from egocli.models.base import TextModel
-    from egocli.reasoning.hcc import Chunk, Summariser
+    from egocli.reasoning.hcc import Chunk, Summarizer
     from egocli.store import Store
 
 
@@ -74,7 +74,7 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
         with ui.Waiting(f"Loading the summarizer model for {len(todo)} summaries..."):
             model = registry.load("summarizer", conf)
     built, name = _build(store, model, embedder, lo, hi, todo)
-    doc = {"summaries_built": built, "events_embedded": embedded, "summariser": name}
+    doc = {"summaries_built": built, "events_embedded": embedded, "summarizer": name}
     if json_:
         ui.emit_json(doc)
     else:
@@ -95,12 +95,12 @@ def _build(store: Store, model: TextModel | None, embedder: Any, lo: int | None,
         def on_piece() -> None:
             if bars is not None and "tokens" in tasks:
                 bars.advance(tasks["tokens"])
-        summariser: Summariser = (hcc.LlmSummariser(CountingModel(model, on_piece)) if model is not None
-                                  else hcc.ExtractiveSummariser())
+        summarizer: Summarizer = (hcc.LlmSummarizer(CountingModel(model, on_piece)) if model is not None
+                                  else hcc.ExtractiveSummarizer())
         if bars is not None and todo:
             tasks["chunks"] = bars.add_task("summarising", total=len(todo))
             if model is not None:
-                tasks["tokens"] = bars.add_task("", total=summariser.max_tokens)
+                tasks["tokens"] = bars.add_task("", total=summarizer.max_tokens)
         labels = iter(todo)
 
         def next_label() -> None:
@@ -108,12 +108,12 @@ def _build(store: Store, model: TextModel | None, embedder: Any, lo: int | None,
             if bars is not None and "tokens" in tasks and chunk is not None:
                 bars.update(tasks["tokens"], completed=0, description=f"  {_label(chunk)}")
         next_label()
-        for _summary in hcc.build(store, summariser, embedder, lo, hi, todo):
+        for _summary in hcc.build(store, summarizer, embedder, lo, hi, todo):
             built += 1
             if bars is not None and "chunks" in tasks:
                 bars.advance(tasks["chunks"])
             next_label()
-    return built, summariser.name
+    return built, summarizer.name
 
 
 def register(app: typer.Typer) -> None:

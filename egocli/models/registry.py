@@ -232,8 +232,8 @@ BACKENDS = {
     "whisper.cpp": "egocli.models.whispercpp:load_whisper_cpp",
     "efficientnet-lite": "egocli.models.efficientnet:load_labeler",
     "rapidocr": "egocli.models.ocr:load_reader",
-    "hibari": "egocli.models.speech:load_hibari",
-    "espeak-ng": "egocli.models.speech:load_espeak",
+    "hibari": "egocli.models.tts:load_hibari",
+    "espeak-ng": "egocli.models.tts:load_espeak",
     "llama.cpp-mtmd": "egocli.models.mtmd:load_narrator",
 }
 """Backend name -> 'module:function(choice, settings)' building the Protocol object."""

@@ -29,7 +29,7 @@ UNBOUNDED = 2 ** 61
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-class Summariser(Protocol):
+class Summarizer(Protocol):
     """Turns lines (events or finer summaries) into a short summary of one span."""
 
     name: str
@@ -39,8 +39,8 @@ class Summariser(Protocol):
         ...
 
 
-class LlmSummariser:
-    """A summariser backed by a local text model (the 'summarizer' role)."""
+class LlmSummarizer:
+    """A summarizer backed by a local text model (the 'summarizer' role)."""
 
     def __init__(self, model: TextModel, max_tokens: int = 90) -> None:
         self.model = model
@@ -57,8 +57,8 @@ class LlmSummariser:
         return text or "; ".join(lines[:3])
 
 
-class ExtractiveSummariser:
-    """A model-free summariser: the most frequent distinct lines, for huge logs and benchmarks."""
+class ExtractiveSummarizer:
+    """A model-free summarizer: the most frequent distinct lines, for huge logs and benchmarks."""
 
     name = "extractive"
 
@@ -161,21 +161,21 @@ def _inputs(store: Store, chunk: Chunk) -> list[str]:
     return [f"[{local(s.start_ms).strftime(fmt)}] {s.text}" for s in parts]
 
 
-def build_chunk(store: Store, chunk: Chunk, summariser: Summariser, embedder: Embedder | None = None) -> sql.Summary:
+def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Embedder | None = None) -> sql.Summary:
     """Summarise one chunk and store it (replacing a stale summary)."""
-    text = summariser.summarise(_inputs(store, chunk), _span_label(chunk))
+    text = summarizer.summarise(_inputs(store, chunk), _span_label(chunk))
     vec = vectors.quantise(embedder.embed([text]))[0] if embedder is not None else None
-    summary = sql.Summary(chunk.level, chunk.start_ms, chunk.end_ms, text, summariser.name, now_ms(),
+    summary = sql.Summary(chunk.level, chunk.start_ms, chunk.end_ms, text, summarizer.name, now_ms(),
                           chunk.events_hash, chunk.event_count, vec)
     sql.put_summary(store, summary)
     return summary
 
 
-def build(store: Store, summariser: Summariser, embedder: Embedder | None = None, since_ms: int | None = None,
+def build(store: Store, summarizer: Summarizer, embedder: Embedder | None = None, since_ms: int | None = None,
           until_ms: int | None = None, todo: list[Chunk] | None = None) -> Iterator[sql.Summary]:
     """Build every missing or stale summary in the range; yields each one as it is stored."""
     for chunk in todo if todo is not None else plan(store, since_ms, until_ms):
-        yield build_chunk(store, chunk, summariser, embedder)
+        yield build_chunk(store, chunk, summarizer, embedder)
     _drop_empty(store, since_ms, until_ms)
 
 

@@ -139,11 +139,11 @@ class AskService:
     def prepare(self, store: Store, req: AskRequest, scope: Scope) -> Prepared:
         """Embed the scope's unindexed events and build the few summaries it lacks, as `preparation` says."""
         plan = self.preparation
-        summariser = self._summariser() if plan.summaries and req.hcc else None
+        summarizer = self._summarizer() if plan.summaries and req.hcc else None
         embedder = self.embedder if plan.embed else None
-        if embedder is None and summariser is None:
+        if embedder is None and summarizer is None:
             return Prepared(0, 0)
-        built, missing = prepare_scope(store, scope, summariser, embedder, plan.max_chunks, plan.max_embed)
+        built, missing = prepare_scope(store, scope, summarizer, embedder, plan.max_chunks, plan.max_embed)
         return Prepared(built, missing)
 
     def evidence(self, store: Store, req: AskRequest, scope: Scope) -> Context:
@@ -165,11 +165,11 @@ class AskService:
         result = self.answer(ctx, req, on_token)
         return replace(result, latency_s=time.perf_counter() - started)
 
-    def _summariser(self) -> Callable[[], hcc.Summariser] | None:
+    def _summarizer(self) -> Callable[[], hcc.Summarizer] | None:
         make = self._summarizer
         if make is None:
             return None
-        return lambda: hcc.LlmSummariser(make())
+        return lambda: hcc.LlmSummarizer(make())
 
 
 def _no_llm() -> PrefixCachedModel:

@@ -22,7 +22,7 @@ class Summary:
     text: str
     """The summary."""
     model: str
-    """Name of the summariser that wrote it."""
+    """Name of the summarizer that wrote it."""
     built_ms: int
     """When it was written."""
     events_hash: str

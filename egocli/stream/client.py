@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from egocli.perception.audio import RATE, level_db, resample
-from egocli.stream.audio import float_to_s16, s16_to_float
+from egocli.stream.pcm import float_to_s16, s16_to_float
 from egocli.stream.protocol import KIND_AUDIO, KIND_JPEG, pack
 
 CHUNK = int(RATE * 0.02)

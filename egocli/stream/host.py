@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from egocli.perception.image import Frame
-from egocli.stream.audio import Playback
+from egocli.stream.pcm import Playback
 
 Send = Callable[[dict[str, Any]], Awaitable[None] | None]
 """How a session's messages reach its client (a data channel or WebSocket send)."""

@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from egocli.stream.audio import Playback
+from egocli.stream.pcm import Playback
 from egocli.stream.host import Application, Session
 from egocli.stream.janus import KEEPALIVE_S, JanusError, JanusSession
 from egocli.stream.janus_room import (

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from egocli.perception.audio import RATE, resample
-from egocli.stream.audio import FrameResampler, float_to_s16
+from egocli.stream.pcm import FrameResampler, float_to_s16
 from egocli.stream.host import ServerOptions, Session
 from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import MAX_CONTROL_BYTES, encode, error

@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from egocli.perception.audio import RATE, resample
-from egocli.stream.audio import float_to_s16, s16_to_float
+from egocli.stream.pcm import float_to_s16, s16_to_float
 from egocli.stream.host import Application, ServerOptions, Session
 from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import (KIND_AUDIO, MAX_JPEG_BYTES, AudioFormat, ProtocolError, audio_format,

@@ -18,7 +18,7 @@ FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedd
 def test_a_silent_peer_is_pinged_then_closed_and_its_source_finished(tmp_path: Path):
     settings = load_settings(db=tmp_path / "log.db", home=tmp_path / "home", models=FAKES)
     clock = ManualClock()
-    host = build(settings, ServeOptions(heartbeat_s=5.0, idle_timeout_s=20.0, max_sessions=1), clock=clock)
+    host = build(settings, ServeOptions.of(heartbeat_s=5.0, idle_timeout_s=20.0, max_sessions=1), clock=clock)
     sent: list[dict[str, Any]] = []
 
     async def go() -> tuple[bool, list[str]]:

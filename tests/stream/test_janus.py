@@ -71,7 +71,7 @@ class Agents:
     def start(self, room: int, db: Path, keepalive_s: float = 25.0) -> None:
         """Start the agent of one room writing to one log."""
         settings = load_settings(db=db, home=self.home, models=FAKES)
-        options = ServeOptions(port=0, heartbeat_s=1.0)
+        options = ServeOptions.of(port=0, heartbeat_s=1.0)
         agent = AgentOptions(self.url, room, keepalive_s=keepalive_s)
         self.tasks.append(asyncio.ensure_future(run_agent(settings, options, agent, self.stop)))
 
@@ -242,7 +242,7 @@ def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
         stop = asyncio.Event()
         settings = load_settings(db=tmp_path / "x.db", home=tmp_path / "home", models=FAKES)
         agent = AgentOptions("ws://127.0.0.1:9", ROOMS[0], retry_max_s=0.5)
-        task = asyncio.ensure_future(run_agent(settings, ServeOptions(port=0), agent, stop))
+        task = asyncio.ensure_future(run_agent(settings, ServeOptions.of(port=0), agent, stop))
         await asyncio.sleep(2.5)
         alive = not task.done()
         stop.set()

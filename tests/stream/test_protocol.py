@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from egocli.stream.audio import Playback
+from egocli.stream.pcm import Playback
 from egocli.stream.pacer import Pacer
 from egocli.stream.protocol import KIND_JPEG, ProtocolError, pack, parse_control, split_binary
 
