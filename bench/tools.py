@@ -63,7 +63,7 @@ def run_model(name: str, items: list[suite.Task], sink: object | None) -> dict:
         print(json.dumps(row), file=sys.stderr, flush=True)
         if sink is not None:
             print(json.dumps(row), file=sink, flush=True)
-    summary = suite.summarise(results)
+    summary = suite.summarize(results)
     summary["all"]["mean_s"] = sum(seconds) / len(seconds)
     return summary
 

@@ -34,7 +34,7 @@ class Summarizer(Protocol):
 
     name: str
 
-    def summarise(self, lines: Sequence[str], span: str) -> str:
+    def summarize(self, lines: Sequence[str], span: str) -> str:
         """A few sentences about the span."""
         ...
 
@@ -47,7 +47,7 @@ class LlmSummarizer:
         self.name = model.name
         self.max_tokens = max_tokens
 
-    def summarise(self, lines: Sequence[str], span: str) -> str:
+    def summarize(self, lines: Sequence[str], span: str) -> str:
         """Ask the model for 2-3 factual sentences."""
         messages = [
             {"role": "system", "content": "You summarise a personal activity log. Be factual and brief."},
@@ -66,7 +66,7 @@ class ExtractiveSummarizer:
         self.keep = keep
         self.width = width
 
-    def summarise(self, lines: Sequence[str], span: str) -> str:
+    def summarize(self, lines: Sequence[str], span: str) -> str:
         """The `keep` most frequent distinct lines (first seen order), clipped."""
         counts = Counter(re.sub(r"^\[[^\]]*\]\s*", "", line) for line in lines)
         top = {text for text, _ in counts.most_common(self.keep)}
@@ -163,7 +163,7 @@ def _inputs(store: Store, chunk: Chunk) -> list[str]:
 
 def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Embedder | None = None) -> sql.Summary:
     """Summarise one chunk and store it (replacing a stale summary)."""
-    text = summarizer.summarise(_inputs(store, chunk), _span_label(chunk))
+    text = summarizer.summarize(_inputs(store, chunk), _span_label(chunk))
     vec = vectors.quantise(embedder.embed([text]))[0] if embedder is not None else None
     summary = sql.Summary(chunk.level, chunk.start_ms, chunk.end_ms, text, summarizer.name, now_ms(),
                           chunk.events_hash, chunk.event_count, vec)

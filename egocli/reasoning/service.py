@@ -139,7 +139,7 @@ class AskService:
     def prepare(self, store: Store, req: AskRequest, scope: Scope) -> Prepared:
         """Embed the scope's unindexed events and build the few summaries it lacks, as `preparation` says."""
         plan = self.preparation
-        summarizer = self._summarizer() if plan.summaries and req.hcc else None
+        summarizer = self._hcc_summarizer() if plan.summaries and req.hcc else None
         embedder = self.embedder if plan.embed else None
         if embedder is None and summarizer is None:
             return Prepared(0, 0)
@@ -165,7 +165,7 @@ class AskService:
         result = self.answer(ctx, req, on_token)
         return replace(result, latency_s=time.perf_counter() - started)
 
-    def _summarizer(self) -> Callable[[], hcc.Summarizer] | None:
+    def _hcc_summarizer(self) -> Callable[[], hcc.Summarizer] | None:
         make = self._summarizer
         if make is None:
             return None

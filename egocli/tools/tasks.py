@@ -83,7 +83,7 @@ def judge(task: Task, question: str | None, calls: list[tuple[str, dict[str, Any
     return "ok"
 
 
-def summarise(results: list[tuple[Task, str]]) -> dict[str, dict[str, Any]]:
+def summarize(results: list[tuple[Task, str]]) -> dict[str, dict[str, Any]]:
     """Per category (and 'all'): tasks, completed, rate and failure kinds."""
     out: dict[str, dict[str, Any]] = {}
     for cat in (*CATEGORIES, "all"):

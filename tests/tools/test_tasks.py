@@ -36,5 +36,5 @@ def test_judge_kinds():
     assert suite.judge(task, None, good, 1, NOW) == "rejected"
     ask = suite.Task("f15", "foundational", "remind me about it", "clarify")
     assert suite.judge(ask, None, good, 0, NOW) == "missed_clarify"
-    summary = suite.summarise([(task, "ok"), (ask, "missed_clarify")])
+    summary = suite.summarize([(task, "ok"), (ask, "missed_clarify")])
     assert summary["all"] == {"tasks": 2, "completed": 1, "rate": 0.5, "failures": {"missed_clarify": 1}}
