@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 from typer._click.exceptions import ClickException
 
 from egocli import __version__
-from egocli.cli.app import clickstyle, ui
+from egocli.cli import clickstyle, ui
 from egocli.core.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.

@@ -10,7 +10,7 @@ from typing import Any, get_args, get_origin
 import typer
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 
 # Options whose value is a time ("14:05", "2h ago", "this morning"): shown as TIME.
 TIME_OPTIONS = frozenset({"since", "until", "at", "start"})

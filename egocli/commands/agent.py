@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 
 
 def agent(ctx: typer.Context,

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, settings
 
 ANALYSE = "analyse"

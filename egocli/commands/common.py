@@ -88,7 +88,7 @@ def check_filter(store: Store, flt: EventFilter) -> None:
 def index_new_events(cfg: Settings, store: Store) -> None:
     """Embed events that have no vector yet, so `ask` finds them by meaning (a warning on failure:
     `ask` and `summarize` fill the gaps later)."""
-    from egocli.cli.app import ui
+    from egocli.cli import ui
     from egocli.core.errors import EgoError
     from egocli.models import registry
     from egocli.reasoning.retrieval import embed_missing

@@ -6,7 +6,7 @@ import json
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 
 app = typer.Typer(no_args_is_help=True, help="Settings in config.toml (flags beat EGOCLI_* beat config.toml).")
 

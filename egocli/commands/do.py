@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, LLM, open_store, settings
 from egocli.core.errors import UsageError
 

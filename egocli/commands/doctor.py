@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, settings
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, index_new_events, open_store, settings
 from egocli.core.timeutil import parse_time_ms
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, open_store, settings
 from egocli.core.errors import UsageError
 

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, check_filter, event_filter,
                                     event_row, open_store, output_format, settings)
 from egocli.core.errors import UsageError

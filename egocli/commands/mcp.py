@@ -42,7 +42,7 @@ def _print_config(ctx: typer.Context, allow_writes: bool) -> None:
     import shutil
     import sys
 
-    from egocli.cli.app import ui
+    from egocli.cli import ui
 
     conf = settings(ctx)
     command = shutil.which("egocli") or sys.argv[0]

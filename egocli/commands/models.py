@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, JSONL, output_format, settings
 from egocli.core.config import ROLES
 from egocli.core.errors import EgoError, UsageError

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, JSONL, open_store, output_format
 
 app = typer.Typer(no_args_is_help=True, help="Reminders set through `egocli do` (kept in the log).")

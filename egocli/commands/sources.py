@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, JSONL, open_store, output_format, settings
 from egocli.core.errors import UsageError
 from egocli.core.timeutil import format_local

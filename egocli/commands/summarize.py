@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings
 from egocli.core.errors import ModelError, UsageError
 from egocli.core.timeutil import format_local, parse_time_ms

@@ -6,7 +6,7 @@ from typing import Any
 
 import typer
 
-from egocli.cli.app import ui
+from egocli.cli import ui
 from egocli.commands.common import JSON, open_store, settings
 
 MAX_TRIES = 2
