@@ -1,0 +1,142 @@
+"""The everyday set: two ordinary days (a work day, a day off) and questions people ask about them.
+
+    python bench/sets/everyday.py            # rewrites bench/sets/everyday.jsonl, then checks the questions
+    python bench/sets/everyday.py --check    # exits 1 when everyday.jsonl differs from a rebuild or a check fails
+
+The days are written by hand in everyday_script.txt (lifeweek_script.txt's format: work, emails, a dentist,
+errands, calls, medication with a missed dose, plans said aloud, arrivals and departures); everyday_noise.txt
+holds background events per place, drawn with a fixed seed into the time between scripted events, as
+bench/sets/lifeweek.py does. The questions (everyday_questions.json) are written by hand with their gold
+answers and the events they rest on (`evidence`: [local ISO start, content]); `check` makes sure every evidence
+event is in the built log, before the question's time, and that the gold agrees with its evidence.
+
+Some golds are a "no" that rests on what the log shows (a dose still in the pill organiser, a receipt without
+milk) or on nothing in the log at all (`"absent": true`): an answer saying it found nothing is a right answer
+to those, which the runner (bench/understand.py) counts; the checker alone would not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from datetime import datetime, timedelta
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `bench.sets` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.sets.checker import has_word  # noqa: E402
+from bench.sets.lifeweek import Ev, _length, read_noise, read_script  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SCRIPT, NOISE = HERE / "everyday_script.txt", HERE / "everyday_noise.txt"
+EVENTS, QUESTIONS = HERE / "everyday.jsonl", HERE / "everyday_questions.json"
+SEED = 2027
+KINDS = {"time", "count", "yesno", "words", "first", "duration"}
+
+
+def build_events(seed: int = SEED) -> list[Ev]:
+    """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order (lifeweek's rule)."""
+    rng = random.Random(seed)
+    pools = read_noise(NOISE)
+    script = read_script(SCRIPT)
+    events = [Ev(t, t + _length(m, text), m, text, True) for t, m, text, _ in script]
+    for (t0, m0, text0, place), (t1, *_rest) in zip(script, script[1:]):
+        pool = pools.get(place)
+        t = t0 + _length(m0, text0) + timedelta(seconds=rng.randrange(60, 240))
+        while pool and t + timedelta(seconds=60) < t1:
+            modality, text = rng.choice(pool)
+            events.append(Ev(t, t + _length(modality, text), modality, text, False))
+            t += timedelta(seconds=rng.randrange(150, 480))
+    return sorted(events, key=lambda e: (e.start, e.content))
+
+
+def jsonl(events: list[Ev]) -> str:
+    """The JSONL text `egocli import` reads."""
+    return "".join(json.dumps(e.as_json()) + "\n" for e in events)
+
+
+def load_questions(path: Path = QUESTIONS) -> list[dict]:
+    """The hand-written questions."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def check(events: list[Ev], questions: list[dict]) -> list[str]:
+    """Problems: an evidence line not in the log (or not before the question), a gold of an unknown kind, a
+    time gold that is not one of its evidence times, a words/first gold none of whose alternatives its evidence
+    says, a duplicate id, a missing field."""
+    have = {(e.start.isoformat(), e.content) for e in events}
+    problems, seen = [], set()
+    for q in questions:
+        qid = q.get("id", "?")
+        missing = [f for f in ("id", "form", "question", "at", "gold", "evidence") if f not in q]
+        if missing:
+            problems.append(f"{qid}: missing {', '.join(missing)}")
+            continue
+        if qid in seen:
+            problems.append(f"{qid}: duplicate id")
+        seen.add(qid)
+        at = datetime.fromisoformat(q["at"])
+        gold, evidence = q["gold"], q["evidence"]
+        if gold.get("kind") not in KINDS:
+            problems.append(f"{qid}: unknown gold kind {gold.get('kind')!r}")
+        if not evidence and not gold.get("absent"):
+            problems.append(f"{qid}: no evidence")
+        for when, text in evidence:
+            if (when, text) not in have:
+                problems.append(f"{qid}: evidence not in the log: {when} {text!r}")
+            elif datetime.fromisoformat(when) >= at:
+                problems.append(f"{qid}: evidence at {when} is not before the question ({q['at']})")
+        said = " ".join(text for _, text in evidence)
+        if gold.get("kind") == "time" and gold["time"] not in [w for w, _ in evidence]:
+            problems.append(f"{qid}: gold time {gold['time']} is not an evidence time")
+        if gold.get("kind") == "words":
+            for group in gold["all"]:
+                if not any(has_word(said, alt) for alt in group):
+                    problems.append(f"{qid}: evidence says none of {group}")
+        if gold.get("kind") == "first":
+            for side in ("first", "then"):
+                if not any(has_word(said, alt) for alt in gold[side]):
+                    problems.append(f"{qid}: evidence says none of {gold[side]} ({side})")
+        if gold.get("kind") == "count" and gold["n"] != len(evidence):
+            problems.append(f"{qid}: count {gold['n']} but {len(evidence)} evidence events")
+        if gold.get("kind") == "duration" and len(evidence) >= 2 and gold.get("span"):
+            lo, hi = (datetime.fromisoformat(w) for w, _ in (evidence[0], evidence[-1]))
+            if int((hi - lo).total_seconds() * 1000) != gold["ms"]:
+                problems.append(f"{qid}: duration {gold['ms']} ms is not its evidence span")
+    return problems
+
+
+def main() -> None:
+    """Rebuild everyday.jsonl (or compare with it) and check the questions."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="Compare with the committed log instead of writing.")
+    args = parser.parse_args()
+    events = build_events()
+    text = jsonl(events)
+    status = 0
+    if args.check:
+        same = EVENTS.exists() and EVENTS.read_text(encoding="utf-8") == text
+        print("everyday.jsonl up to date" if same
+              else "everyday.jsonl differs from a rebuild: run python bench/sets/everyday.py")
+        status |= 0 if same else 1
+    else:
+        EVENTS.write_text(text, encoding="utf-8")
+        print(f"{len(events)} events ({sum(e.scripted for e in events)} scripted) -> {EVENTS}")
+    if QUESTIONS.exists():
+        questions = load_questions()
+        problems = check(events, questions)
+        for p in problems:
+            print("problem:", p)
+        kinds: dict[str, int] = {}
+        for q in questions:
+            kinds[q["gold"]["kind"]] = kinds.get(q["gold"]["kind"], 0) + 1
+        print(f"{len(questions)} questions {kinds}, {len(problems)} problems")
+        status |= 1 if problems else 0
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
