@@ -181,14 +181,14 @@ def test_the_checks_catch_a_cycle_and_an_import_running_up(tmp_path):
     (pkg / "store" / "db.py").write_text("def f():\n    from egocli.assistant import host\n")
     (pkg / "assistant" / "host.py").write_text("from egocli.store import db\nfrom ..stream import ws\n")
     (pkg / "stream" / "ws.py").write_text("from egocli.stream import rtc\n")
-    (pkg / "stream" / "rtc.py").write_text("from . import ws\nimport egocli.assistant.livehost\n")
+    (pkg / "stream" / "rtc.py").write_text("from . import ws\nimport egocli.assistant.host\n")
     graph = import_graph(pkg)
-    assert cycles(graph) == [{"egocli.store.db", "egocli.assistant.livehost", "egocli.stream.ws", "egocli.stream.rtc"}]
+    assert cycles(graph) == [{"egocli.store.db", "egocli.assistant.host", "egocli.stream.ws", "egocli.stream.rtc"}]
     assert cycles(collapse(graph)) == [{"egocli.store", "egocli.assistant", "egocli.stream"}]
     found = violations(graph)
-    assert "egocli.store.db -> egocli.assistant.livehost: store | models imports use cases" in found
-    assert "egocli.stream.rtc -> egocli.assistant.livehost: transport imports use cases" in found
-    assert not any(p.startswith("egocli.assistant.livehost") for p in found)
+    assert "egocli.store.db -> egocli.assistant.host: store | models imports assistant" in found
+    assert "egocli.stream.rtc -> egocli.assistant.host: transport imports assistant" in found
+    assert not any(p.startswith("egocli.assistant.host") for p in found)
 
 
 SHARED_NAMES = {"__init__", "fake", "registry", "service"}
