@@ -118,9 +118,11 @@ def answer_one(store, llm, embedder, item: Item, template: asker.AskRequest) -> 
     at_ms = parse_time_ms(item.at)
     req = replace(template, question=item.question, choices=item.choices, at_ms=at_ms)
     started = time.perf_counter()
-    try:
-        ctx = asker.assemble(store, req, embedder)
-        ans = asker.answer(llm, ctx, req)
+    try:  # through the ask service, as `egocli ask` answers: scope, evidence (the plan), answer
+        from egocli.reasoning.service import AS_IS, AskService
+
+        ans = AskService.using(llm, embedder, preparation=AS_IS).ask(store, req)
+        ctx = ans.context
     except EgoError as ex:
         return {"answer": None, "predicted": None, "recall": 0.0, "latency_s": time.perf_counter() - started,
                 "tokens": 0, "votes": [], "error": str(ex)}

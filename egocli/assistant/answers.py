@@ -116,11 +116,12 @@ def needs_search(live: LiveContext, question: str, at_ms: int) -> bool:
     """True when the question names a time the live window does not cover (or "the last time"), or is one
     whose answer the log computes (first/last time, how many, how long, before/after, where): those get the
     same evidence-checked answer as `egocli ask`, never a guess from the window."""
-    from egocli.reasoning.moments import parse
+    from egocli.reasoning.forms import form_named
     from egocli.reasoning.scope import parse_scope
+    from egocli.reasoning.understand import by_rules
 
-    form = parse(question)
-    if form is not None and form[0] != "list":  # 'what did I just read?' is the window's
+    plan = by_rules(question)
+    if plan is not None and form_named(plan.form).live:  # 'what did I just read?' is the window's
         return True
     since = live.since_ms
     try:

@@ -11,6 +11,7 @@ from egocli.models.base import Embedder, PrefixCachedModel, TextModel
 from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
+from egocli.reasoning.understand import Parser
 from egocli.store import Event, Store
 from egocli.core.timeutil import format_local, now_ms
 from egocli.core.words import CITATION_FILLER, QUESTION_FILLER
@@ -39,15 +40,17 @@ def scope_of(store: Store, req: AskRequest) -> Scope:
                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
 
 
-def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | None = None) -> Context:
-    """The evidence in a scope: retrieval hits, T-CoT windows around them and HCC summaries (no model call)."""
+def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | None = None,
+           parser: Parser | None = None) -> Context:
+    """The evidence in a scope: retrieval hits, T-CoT windows around them and HCC summaries (no model call but
+    the parser's, when the fast path cannot read an open question's form)."""
     if req.baseline is not None:
         return _baseline(store, req, scope)
     text = retrieval.query_text(req.question, req.choices)
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
     summaries = hcc.select(store, scope, req.question, req.tokens // 4, embedder, qvec) if req.hcc else []
-    checked = neuro.check(store, scope, req.question, req.choices, embedder) if req.symbolic else None
+    checked = neuro.check(store, scope, req.question, req.choices, embedder, parser) if req.symbolic else None
     used = sum(tcot.approx_tokens(s.text) + 8 for s in summaries) + (checked.tokens if checked else 0)
     story = tcot.build(store, scope, hits, [req.question, *req.choices], req.tokens - used, req.tcot)
     is_relevant = bool(scope.tags) or bool(retrieval.relevant(hits)) or (bool(scope.videos) and bool(story.events))

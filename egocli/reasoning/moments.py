@@ -3,63 +3,28 @@ something happened at all ('did I take my pills today?'), which of two things ca
 two things or since one, what was going on at a clock time or when something was done, the first or last
 thing of a stretch of time, and what was done with a verb ('what did I measure this morning?').
 
-`find` tries these forms first and falls back on temporal.py's; the question reaches both without the time
-words the scope has already read ('at 07:48', 'yesterday'), so they never become part of a phrase."""
+Each public function computes one form of the registry (forms.py) from a plan, whose phrases never hold the
+time words the scope has already read ('at 07:48', 'yesterday')."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from egocli.models.base import Embedder
-from egocli.reasoning import actions, sequence, temporal
+from egocli.reasoning import actions
+from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
-from egocli.reasoning.tcot import Renderer
-from egocli.reasoning.temporal import Finding, Matcher, occurrences, say_duration
+from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences, say_duration
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
 from egocli.core.timeutil import local, to_ms
 
-_TAIL = temporal.TAIL
-_THE = r"(?:i |my |the |a |an )?"
-_ORDER = r"first|earlier|last|later|second"
-_FORMS = [
-    ("which", re.compile(rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
-                         rf"or {_THE}(.+?)" + _TAIL)),
-    ("which", re.compile(rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})" + _TAIL)),
-    ("ago", re.compile(r"^how long ago (?:did|was it that|have) i (.+?)" + _TAIL)),
-    ("gap", re.compile(rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i "
-                       r"(.+?)" + _TAIL)),
-    ("gap", re.compile(rf"^how (?:long|much time)(?: passed| was there| went by| was it| elapsed)? (between) "
-                       rf"{_THE}(.+?) and {_THE}(.+?)" + _TAIL)),
-    ("edge", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final) (?:thing|activity) (?:that )?"
-                        r"i (?:did|do|was doing)" + _TAIL)),
-    ("edge", re.compile(r"^what did i do (first|last)" + _TAIL)),
-    ("during", re.compile(r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
-                          r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "
-                          r"(?:i (?:was )?)?(.+?)" + _TAIL)),
-    ("at", re.compile(r"^(?:(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
-                      r"did i see|was i looking at|was i with)|where (?:was|were) (?:i|we))" + _TAIL)),
-    ("first", re.compile(r"^(?:when|what time) did i (?:start|begin) (.+?)" + _TAIL)),
-    ("last", re.compile(r"^(?:when|what time) did i (?:finish|stop|end) (.+?)" + _TAIL)),
-    ("exists", re.compile(r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)" + _TAIL)),
-    ("passive", re.compile(r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
-                           r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)" + _TAIL)),
-    ("list", re.compile(r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final|latest|most recent) "
-                        r"(?:thing|one|item) (?:that )?i (?!did\b|do\b|was doing\b)(.+?)" + _TAIL)),
-    ("list", re.compile(r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)"
-                        r"(?: (first|last|most recently))?" + _TAIL)),
-    ("which-list", re.compile(r"^(?:what|which) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)"
-                              + _TAIL)),
-]
 FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
 REMEMBERED = re.compile(r"^(?:remember|manage|get) to (.+)$")
 POINT_NEAR_MS = 2 * 60_000
 """'What was I doing at 07:48?': the events this close to the time answer it."""
 SHOWN = 6
 """Events a listing answer names at most."""
-_EDGES = {"first": "first", "last": "last", "final": "last", "latest": "last", "most recent": "last",
-          "most recently": "last"}
 _FROM_PLACE = re.compile(r"^(\w+(?: out)?) (out of|from|in|into|inside) (?:the |my |a )?(\w+)$")
 """'take out of the fridge', 'put in the drawer': an act and the container it went out of or into."""
 _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in": ("put", "put_in", "put_away"),
@@ -68,73 +33,60 @@ _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\
 """'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
 
-def without_time_words(question: str, scope: Scope) -> str:
-    """The question less the time words its scope has read ('at 07:48', 'yesterday')."""
-    text = re.sub(r"\s+", " ", question.strip().lower())
-    for words in sorted(scope.notes, key=len, reverse=True):
-        if words in text:
-            text = text.replace(words, " ")
-    return re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,")
+def _matcher(asked: Asked) -> Matcher:
+    return Matcher(asked.store, asked.scope, asked.embedder)
 
 
-def parse(question: str, scope: Scope | None = None) -> tuple[str, tuple[str, ...]] | None:
-    """(form, its phrases) for a question of a form answered here, else temporal.py's, else None."""
-    text = without_time_words(question, scope) if scope is not None else re.sub(r"\s+", " ", question.lower()).strip()
-    text = temporal.LEAD.sub("", text)
-    for form, pattern in _FORMS:
-        m = pattern.match(text)
-        if m and (form != "at" or (scope is not None and scope.moments) or scope is None and re.search(r"\d", text)):
-            if form == "exists" and re.search(r" (?:before|after|or) ", m.group(1)):
-                continue  # 'did I X before Y' (temporal.py) / 'did I X or Y'
-            groups = tuple((g or "").strip(" ?.,") for g in m.groups())
-            if form == "passive":  # 'was the dishwasher opened' is 'did I open the dishwasher'
-                form, groups = "exists", (f"{groups[1]} the {groups[0]}",)
-            elif form == "which-list":  # 'which spices did I measure' is 'what did I measure: spices'
-                if groups[2] and not re.match(r"(?:at|in|on|from|for|to|during|while)\b", groups[2]):
-                    continue  # 'what drink did I take the pill with': the drink is not what was taken
-                form, groups = "list", (f"{groups[1]} {groups[0]}{' ' + groups[2] if groups[2] else ''}",)
-            if form == "which" and groups[-1] in _ORDER.split("|"):  # 'did I X or Y first': the word first
-                groups = (groups[-1], *groups[:-1])
-            if form == "list" and len(groups) == 2:  # (phrase, first|last|'') whichever way it was said
-                groups = (groups[1], groups[0]) if groups[0] in _EDGES else (groups[0], groups[1] or "")
-            return form, groups
-    return temporal.parse_form(text)
+def at(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'What was I doing at 07:48 / between 9 and 10?'."""
+    return _at(asked.store, asked.scope, asked.stamp)
 
 
-def find(store: Store, scope: Scope, question: str, embedder: Embedder | None) -> Finding | None:
-    """The finding for an open question of a known form (None: no form computed in code)."""
-    parsed = parse(question, scope)
-    if parsed is None:
-        return None
-    form, phrases = parsed
-    stamp = Renderer(scope.videos, scope.at_ms).stamp
-    if form == "at":
-        return _at(store, scope, stamp)
-    if form == "edge":
-        return _edge(store, scope, phrases[0], stamp)
-    matcher = Matcher(store, scope, embedder)
-    if form == "during":
-        return _during(store, matcher, phrases[0], stamp)
-    if form == "exists":
-        return _exists(matcher, phrases[0], stamp)
-    if form == "which":
-        return _which(matcher, phrases, stamp)
-    if form in ("ago", "gap"):
-        return _gap(matcher, form, phrases, stamp)
-    if form == "list":
-        return _list(matcher, phrases[0], stamp, phrases[1] if len(phrases) > 1 else "")
-    if form in ("order", "next"):
-        return sequence.find(store, matcher, form, phrases, stamp)
-    return temporal.find_parsed(store, scope, form, phrases, embedder)
+def edge(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'What was the first / last thing I did (this morning)?'."""
+    return _edge(asked.store, asked.scope, plan.relation or "last", asked.stamp)
+
+
+def during(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'What was I doing when I turned on the tap?'."""
+    return _during(asked.store, _matcher(asked), plan.action, asked.stamp)
+
+
+def exists(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'Did I X?'."""
+    return _exists(_matcher(asked), plan.action, asked.stamp)
+
+
+def which(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'Which did I do first (last), A or B?'."""
+    return _which(_matcher(asked), (plan.relation or "first", plan.action, plan.other), asked.stamp)
+
+
+def ago(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long ago did I X?'."""
+    matcher = _matcher(asked)
+    groups = _bouts(matcher, plan.action)
+    if not groups:
+        return nothing(matcher, "ago", plan.action, asked.stamp)
+    last = groups[-1][-1]
+    ago, when = say_duration(asked.scope.at_ms - last.start_ms), asked.stamp(last.start_ms, last.source_id)
+    return Finding("ago", f"{ago} ago, at {when}: {last.content}.", (last,),
+                   f"{plan.action}: last at {when} ({last.content}), {ago} before now")
+
+
+def gap(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long after X did I Y?', 'how long between X and Y?'."""
+    return _gap(_matcher(asked), (plan.relation or "between", plan.action, plan.other), asked.stamp)
+
+
+def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'What did I buy?', 'what was the last thing I cut?'."""
+    return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
 
 
 def _bouts(matcher: Matcher, phrase: str) -> list[list[Event]]:
     found = matcher.matches(phrase)
     return occurrences(found, between=matcher.between) if found else []
-
-
-def _nothing(form: str, phrase: str) -> Finding:
-    return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
 
 
 def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
@@ -145,8 +97,15 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
     where = "" if not matcher.scope.windows else f" ({matcher.scope.label})"
     if not groups:
         word = "Yes, you forgot" if forgot else "No"
-        return Finding("exists", f"{word}: nothing in the log about \"{phrase}\"{where}.", (),
-                       f"no event about {phrase}{where}: so {word.lower()}")
+        close = matcher.closest(phrase)
+        if close is None:
+            return Finding("exists", f"{word}: nothing in the log about \"{phrase}\"{where}.", (),
+                           f"no event about {phrase}{where}: so {word.lower()}")
+        when = stamp(close.start_ms, close.source_id)
+        lead = "Yes, it seems you forgot" if forgot else "Not that I can see"
+        return Finding("exists", f"{lead}: nothing about \"{phrase}\"{where}; the closest is "
+                       f"{when}: {close.content}.", (close,), f"no event about {phrase}{where}: so {word.lower()}; "
+                       f"the closest, not the same: {when}: {close.content}")
     last = groups[-1][-1]
     when = stamp(last.start_ms, last.source_id)
     if matcher.tier <= 1:
@@ -164,7 +123,7 @@ def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int
     order, a, b = phrases
     found_a, found_b = matcher.matches(a), matcher.matches(b)
     if not found_a or not found_b:
-        return _nothing("which", a if not found_a else b)
+        return nothing(matcher, "which", a if not found_a else b, stamp)
     both = sorted({local(e.start_ms).date() for e in found_a} & {local(e.start_ms).date() for e in found_b})
     if both:
         found_a = [e for e in found_a if local(e.start_ms).date() == both[-1]]
@@ -172,28 +131,19 @@ def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int
     (first, ef), (then, et) = sorted([(a, found_a[0]), (b, found_b[0])], key=lambda p: (p[1].start_ms, p[1].id))
     tf, tt = stamp(ef.start_ms, ef.source_id), stamp(et.start_ms, et.source_id)
     facts = f"{first} first, at {tf} ({ef.content}); {then} later, at {tt} ({et.content})"
-    if order in ("first", "earlier"):
+    if order == "first":
         return Finding("which", f"{first.capitalize()} first: {tf}: {ef.content}; then {then}: {tt}: {et.content}.",
                        (ef, et), facts)
     return Finding("which", f"{then.capitalize()} later: {tt}: {et.content}; {first} before it: {tf}: "
                    f"{ef.content}.", (et, ef), facts)
 
 
-def _gap(matcher: Matcher, form: str, phrases: tuple[str, ...],
-         stamp: Callable[[int, int | None], str]) -> Finding:
-    """'How long ago did I X?', 'how long after X did I Y?', 'how long between X and Y?'."""
-    if form == "ago":
-        groups = _bouts(matcher, phrases[0])
-        if not groups:
-            return _nothing("ago", phrases[0])
-        last = groups[-1][-1]
-        ago, when = say_duration(matcher.scope.at_ms - last.start_ms), stamp(last.start_ms, last.source_id)
-        return Finding("ago", f"{ago} ago, at {when}: {last.content}.", (last,),
-                       f"{phrases[0]}: last at {when} ({last.content}), {ago} before now")
+def _gap(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str]) -> Finding:
+    """'How long after X did I Y?', 'how long between X and Y?'."""
     relation, x, y = phrases
     xs, ys = matcher.matches(x), matcher.matches(y)
     if not xs or not ys:
-        return _nothing("gap", x if not xs else y)
+        return nothing(matcher, "gap", x if not xs else y, stamp)
     pairs = _pairs(xs, ys, relation)
     if not pairs:
         return Finding("gap", f"No \"{y}\" {relation} \"{x}\" in the log.", (xs[-1],), f"no {y} {relation} {x}")
@@ -243,7 +193,7 @@ def _during(store: Store, matcher: Matcher, phrase: str, stamp: Callable[[int, i
     """'What was I doing when I turned on the tap?': the other events nearest the last time of X."""
     found = matcher.matches(phrase)
     if not found:
-        return _nothing("during", phrase)
+        return nothing(matcher, "during", phrase, stamp)
     bout = occurrences(found, between=matcher.between)[-1]
     lo, hi = bout[0].start_ms, max(e.end_ms for e in bout)
     ids, texts = {e.id for e in found}, {e.content.strip().lower() for e in bout}
@@ -315,10 +265,10 @@ def _list(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]
         if not found or matcher.tier <= (2 if actions.parse(phrase).verb else 1):
             return None  # the act is not found as such: the model reads the context instead
     if edge:
-        ev = found[0] if _EDGES[edge] == "first" else found[-1]
+        ev = found[0] if edge == "first" else found[-1]
         when = stamp(ev.start_ms, ev.source_id)
-        return Finding("list", f"{_EDGES[edge].capitalize()}: {when}: {ev.content}.", (ev,),
-                       f"{phrase}: the {_EDGES[edge]} at {when}: {ev.content}")
+        return Finding("list", f"{edge.capitalize()}: {when}: {ev.content}.", (ev,),
+                       f"{phrase}: the {edge} at {when}: {ev.content}")
     shown = _spread(found)
     lines = "; ".join(f"{stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
     more = len({e.content.strip().lower() for e in found})

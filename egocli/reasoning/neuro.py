@@ -1,5 +1,5 @@
 """The neuro-symbolic step of `ask`, between context assembly and the model: options scored from their own
-evidence (symbolic.py), open questions of known forms computed in code (temporal.py), and the model asked
+evidence (symbolic.py), open questions understood as a plan (understand.py) and computed by the registry's forms (forms.py), and the model asked
 only for what code cannot do (votes when the evidence is not clear; phrasing a computed finding)."""
 
 from __future__ import annotations
@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder, TextModel
-from egocli.reasoning import moments, symbolic, temporal, verdict
+from egocli.reasoning import forms, symbolic, temporal, verdict
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.understand import Parser, understand
 from egocli.reasoning.answer import ANSWER_MARK, split_open
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer, approx_tokens
@@ -28,7 +30,9 @@ class Checked:
     """Per-option scores and evidence (multiple choice)."""
     finding: temporal.Finding | None
     """The computed answer to an open question of a known form."""
-    block: str
+    plan: QuestionPlan | None = None
+    """How the open question was understood (None for multiple choice)."""
+    block: str = ""
     """What it adds to the model's context."""
 
     @property
@@ -38,18 +42,20 @@ class Checked:
 
 
 def check(store: Store, scope: Scope, question: str, choices: Sequence[str],
-          embedder: Embedder | None) -> Checked | None:
-    """Score the options, or compute the open question's finding (None: an open question of no known form)."""
+          embedder: Embedder | None, parser: Parser | None = None) -> Checked | None:
+    """Score the options, or compute the open question's finding from its plan (the fast path's, else the
+    parser's when given); None: an open question of no known form."""
     renderer = Renderer(scope.videos, scope.at_ms)
     if choices:
         judgement = symbolic.judge(store, scope, question, choices, embedder)
         if judgement.mode == "none":
-            return Checked(judgement, None, "")
-        return Checked(judgement, None, "Evidence per option:\n" + verdict.block(judgement, renderer))
-    finding = moments.find(store, scope, question, embedder)
+            return Checked(judgement, None)
+        return Checked(judgement, None, block="Evidence per option:\n" + verdict.block(judgement, renderer))
+    plan = understand(question, scope, parser)
+    finding = forms.compute(Asked(store, scope, embedder, question), plan) if plan is not None else None
     if finding is None:
         return None
-    return Checked(None, finding, f"Computed from the log: {finding.facts}")
+    return Checked(None, finding, plan, f"Computed from the log: {finding.facts}")
 
 
 def decisive(checked: Checked | None) -> bool:

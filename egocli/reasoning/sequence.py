@@ -1,20 +1,28 @@
 """What came right after or before something, and whether one thing came before another, computed in code
-from matched events (temporal.py's `next` and `order` forms; the module's Matcher finds the events)."""
+from matched events (the registry's `next` and `order` forms; temporal.py's Matcher finds the events)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from egocli.reasoning import terms
+from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
 from egocli.core.timeutil import local
 
 
-def find(store: Store, matcher: Matcher, form: str, phrases: tuple[str, ...], stamp) -> Finding:
-    """The finding for a parsed question of the `order` or `next` form."""
-    return _order(matcher, phrases, stamp) if form == "order" else _next(store, matcher, phrases, stamp)
+def order(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'Did I X before (after) Y?'."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    return _order(matcher, (plan.action, plan.relation or "before", plan.other), asked.stamp)
+
+
+def after(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'What did I do right after (before) X?'."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    return _next(asked.store, matcher, (plan.relation or "after", plan.action), asked.stamp)
 
 
 def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:

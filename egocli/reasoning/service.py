@@ -38,7 +38,9 @@ from egocli.models.base import Embedder, PrefixCachedModel, TextModel
 from egocli.reasoning import asker, hcc
 from egocli.reasoning.asker import Answer, AskRequest, Context
 from egocli.reasoning.preparation import prepare_scope
+from egocli.reasoning.plan import QuestionPlan
 from egocli.reasoning.scope import Scope
+from egocli.reasoning.understand import Parser, model_parser
 from egocli.store import Store
 
 if TYPE_CHECKING:
@@ -90,6 +92,7 @@ class AskService:
         self._summarizer = summarizer
         self.preparation = preparation
         """What is done to the log before answering."""
+        self._parser: Parser | None = None
 
     @classmethod
     def using(cls, llm: PrefixCachedModel, embedder: Embedder | None = None,
@@ -147,8 +150,16 @@ class AskService:
         return Prepared(built, missing)
 
     def evidence(self, store: Store, req: AskRequest, scope: Scope) -> Context:
-        """Retrieval hits, the T-CoT windows around them and HCC summaries: the context the model reads."""
-        return asker.gather(store, req, scope, self.embedder)
+        """Retrieval hits, the T-CoT windows around them and HCC summaries: the context the model reads. An
+        open question the fast path cannot read is parsed by the model (loaded for it, if not yet)."""
+        parser = self.parser if req.llm and req.symbolic and not req.choices else None
+        return asker.gather(store, req, scope, self.embedder, parser)
+
+    def parser(self, question: str) -> QuestionPlan | None:
+        """The model's plan of a question (understand.model_parser over this service's LLM, made once)."""
+        if self._parser is None:
+            self._parser = model_parser(self.llm())
+        return self._parser(question)
 
     def answer(self, ctx: Context, req: AskRequest, on_token: Callable[[str], None] | None = None) -> Answer:
         """Run the model on the context: a grounded sentence (streamed to on_token), or a voted letter (with the

@@ -1,21 +1,21 @@
-"""Temporal operators for open questions, computed in code from matched events: last time, how long (and
-how much time in all), how many times, where something is; what came after/before and whether one thing
-came before another are sequence.py's, with this module's Matcher.
+"""Temporal operators for open questions, computed in code from matched events: last and first time, how long
+(and how much time in all, and how long a stay), how many times, where something is; each public function
+computes one form of the registry (forms.py) from a plan. What came after/before and whether one thing came
+before another are sequence.py's, with this module's Matcher.
 
 The model (if any) only phrases the finding; the template phrasing here is the answer with --no-llm.
 An answer's time is always the time of the first event it cites."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder
 from egocli.reasoning import actions, terms
 from egocli.reasoning.evidence import Pool, Query
+from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
-from egocli.reasoning.tcot import Renderer
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
 
@@ -28,66 +28,18 @@ SEARCH_K = 200
 SENSED_ACTS = frozenset(actions.SENSED.values())
 """The acts an event's modality is (seeing, speaking): an event with no other act names no act of its own."""
 
-_WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
-         r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
-         r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
-         r"the last time|yet|already|at all)")
-TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
-LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
-"""Time words before or after the question proper: the scope reads them; the form ignores them."""
-_FORMS = [
-    ("order", re.compile(r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)" + TAIL)),
-    ("first", re.compile(r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
-                         r"(?:the )?first time (?:that )?i) (.+?)" + TAIL)),
-    ("first", re.compile(r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)" + TAIL)),
-    ("last", re.compile(r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
-                        r"(?:at )?what time (?:did i|was it when i)(?: last)?|(?:the )?last time (?:that )?i|when last did i) (.+?)"
-                        r"(?: last| most recently)?" + TAIL)),
-    ("last", re.compile(r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)" + TAIL)),
-    ("count", re.compile(r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)" + TAIL)),
-    ("count", re.compile(r"^how many (.+?) (?:did|have|had|do) i (\w+)" + TAIL)),
-    ("spent", re.compile(r"^(?:for )?how (?:long|much time) (?:did|have|had) i (?:spend|spent) (.+?)(?: for)?" + TAIL)),
-    ("duration", re.compile(r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
-                            r"how much time did i spend) (.+?)(?: for)?" + TAIL)),
-    ("duration", re.compile(r"^how long did it take (?:me )?to (.+?)" + TAIL)),
-    ("span", re.compile(r"^how long (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last)?" + TAIL)),
-    ("next", re.compile(r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
-                        r"(after|before) (?:i )?(.+?)" + TAIL)),
-    ("next", re.compile(r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)" + TAIL)),
-    ("where", re.compile(r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
-                         r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)" + TAIL)),
-]
-
-
-def _phrases(form: str, groups: tuple[str, ...]) -> tuple[str, ...]:
-    """A form's phrases from its match ('how many capsules did I take' -> 'take capsules')."""
-    if form == "count" and len(groups) == 2:
-        return (f"{groups[1]} {groups[0]}",)
-    return tuple(g.strip(" ?.,") for g in groups)
-
-
 @dataclass(frozen=True)
 class Finding:
     """What the log says to an open question of a known form."""
 
     form: str
-    """last, count, duration, next, order or where."""
+    """The name of the form that computed it (forms.FORMS)."""
     text: str
     """The answer as a template sentence (used when no model phrases it)."""
     events: tuple[Event, ...]
     """Events cited, the one whose time the answer gives first; empty when nothing matched."""
     facts: str
     """The computed facts, for the model to phrase."""
-
-
-def parse_form(question: str) -> tuple[str, tuple[str, ...]] | None:
-    """(form, its phrases) for a question of a known form, else None."""
-    text = LEAD.sub("", re.sub(r"\s+", " ", question.strip().lower()))
-    for form, pattern in _FORMS:
-        m = pattern.match(text)
-        if m:
-            return form, _phrases(form, m.groups())
-    return None
 
 
 class Matcher:
@@ -123,6 +75,17 @@ class Matcher:
         best = self.tier = max((tier for tier, _ in tiered), default=0)
         floor = best - 1 if any_verb and best in (4, 6) else best
         return sorted((e for tier, e in tiered if tier and tier >= floor), key=lambda e: (e.start_ms, e.id))
+
+    def closest(self, phrase: str, floor: float = 0.3) -> Event | None:
+        """The event in scope most like the phrase by words and meaning (at least `floor` relevant), even when
+        none is about it: what an honest 'no' names beside itself."""
+        q = self.pool.query(phrase, self.pool.rarity(phrase))
+        if not q.terms:
+            return None
+        found = [e for e in self.pool.search(q, 20) if e.start_ms <= self.scope.at_ms]
+        scored = [(self.pool.relevance(q, e), -e.start_ms, e) for e in found]
+        best = max(scored, key=lambda s: s[:2], default=None)
+        return best[2] if best is not None and best[0] >= floor else None
 
     def between(self, a: Event, b: Event) -> int:
         """How many events of a's source start strictly between two events (at most 2 counted)."""
@@ -205,43 +168,97 @@ def say_duration(ms: int) -> str:
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
-def find_parsed(store: Store, scope: Scope, form: str, phrases: tuple[str, ...],
-                embedder: Embedder | None) -> Finding:
-    """The finding for a parsed question of one of this module's forms but order and next (sequence.py)."""
-    matcher = Matcher(store, scope, embedder)
-    stamp = Renderer(scope.videos, scope.at_ms).stamp
-    phrase = phrases[0]
-    # 'where is the glass' and 'how long was the plumber here' name a thing; 'how long did cooking take' an act
-    verb_first = form not in ("where", "span") or phrase.split()[0].endswith("ing")
-    spent = form == "spent"  # time spent on it: all its times together, not the last
-    form = "duration" if form in ("span", "spent") else form
-    found = _of_modality(store, scope, phrase)
-    if found is None:
-        found = matcher.matches(phrase, verb_first)
-    act = actions.parse(phrase, verb_first)
-    if not found and form == "duration" and act.verb is None:
-        return _recorded(store, scope, phrase, stamp)
-    if not found:
+def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher, list[Event]]:
+    """The events about a phrase (a kind of event when it names one: 'my first note')."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    found = _of_modality(asked.store, asked.scope, phrase)
+    return matcher, found if found is not None else matcher.matches(phrase, verb_first)
+
+
+def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
+    """Nothing is about the phrase: said so, with the closest event beside it when one is close enough
+    ('Not that I can see; the closest is ...'), so that a 'no' is never said over something similar."""
+    close = matcher.closest(phrase)
+    if close is None:
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
-    if form == "duration" and act.verb is None:  # a stay ('at the dentist'): its mentions over a while
+    when = stamp(close.start_ms, close.source_id)
+    return Finding(form, f"Not that I can see: nothing about \"{phrase}\"; the closest is {when}: {close.content}.",
+                   (close,), f"no event about {phrase}; the closest, not the same: {when}: {close.content}")
+
+
+def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
+    """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own)."""
+    verb = actions.parse(phrase, verb_first).verb
+    return occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(e.content, verb))
+
+
+def last(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'When did I last X?': the last occurrence's last event."""
+    matcher, found = _found(asked, plan.action)
+    if not found:
+        return nothing(matcher, "last", plan.action, asked.stamp)
+    ev = _times(matcher, found, plan.action)[-1][-1]
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("last", f"Last time: {when}: {ev.content}", (ev,), f"{plan.action}: last at {when}: {ev.content}")
+
+
+def first(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'When did I first X?': the first occurrence's first event."""
+    matcher, found = _found(asked, plan.action)
+    if not found:
+        return nothing(matcher, "first", plan.action, asked.stamp)
+    ev = _times(matcher, found, plan.action)[0][0]
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("first", f"First time: {when}: {ev.content}", (ev,),
+                   f"{plan.action}: first at {when}: {ev.content}")
+
+
+def count(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How many times did I X?': its occurrences."""
+    matcher, found = _found(asked, plan.action)
+    if not found:
+        return nothing(matcher, "count", plan.action, asked.stamp)
+    return _count(_times(matcher, found, plan.action), plan.action, asked.stamp)
+
+
+def duration(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long did I X?': the last time, and all of them beside it."""
+    return _duration(asked, plan.action, verb_first=True, spent=False)
+
+
+def spent(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How much time did I spend X?': all its times together, the last beside it."""
+    return _duration(asked, plan.action, verb_first=True, spent=True)
+
+
+def stay(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long was the plumber here?': a thing named, not an act ('how long did cooking take' is one)."""
+    return _duration(asked, plan.action, verb_first=plan.action.split()[0].endswith("ing"), spent=False)
+
+
+def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Finding:
+    matcher, found = _found(asked, phrase, verb_first)
+    act = actions.parse(phrase, verb_first)
+    if not found and act.verb is None:
+        return _recorded(asked.store, asked.scope, phrase, asked.stamp)
+    if not found:
+        return nothing(matcher, "duration", phrase, asked.stamp)
+    if act.verb is None:  # a stay ('at the dentist'): its mentions over a while
         groups = occurrences(found, STAY_GAP_MS)
     else:
-        groups = occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(
-            e.content, act.verb))
-    if form == "count":
-        return _count(groups, phrase, stamp)
-    if form == "duration":
-        return _took(groups, phrase, stamp, spent)
-    if form == "first":
-        first = groups[0][0]
-        when = stamp(first.start_ms, first.source_id)
-        return Finding(form, f"First time: {when}: {first.content}", (first,),
-                       f"{phrase}: first at {when}: {first.content}")
-    last = groups[-1][-1]
-    when = stamp(last.start_ms, last.source_id)
-    if form == "where":
-        return _where(found, last, phrase, stamp)
-    return Finding(form, f"Last time: {when}: {last.content}", (last,), f"{phrase}: last at {when}: {last.content}")
+        groups = _times(matcher, found, phrase, verb_first)
+    return _took(groups, phrase, asked.stamp, spent)
+
+
+def where(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'Where did I put X?': the last placement, else the last sighting."""
+    phrase = plan.action
+    verb_first = phrase.split()[0].endswith("ing") if phrase else False
+    matcher, found = _found(asked, phrase, verb_first)
+    if not found:
+        return nothing(matcher, "where", phrase, asked.stamp)
+    last_ev = _times(matcher, found, phrase, verb_first)[-1][-1]
+    return _where(found, last_ev, phrase, asked.stamp)
 
 
 def _count(groups: list[list[Event]], phrase: str, stamp) -> Finding:

@@ -176,7 +176,8 @@ def test_open_answer_on_a_line_not_in_the_context_is_nothing(store):
     build_log(store)
     model = ScriptedModel("Line: [16:01] speech: The scan cost 1200 dollars\nAnswer: The scan cost $1,200.")
     pieces = []
-    result = asker.ask(store, model, asker.AskRequest("How much did the scan cost?", at_ms=AT), on_token=pieces.append)
+    result = asker.ask(store, model, asker.AskRequest("What did the doctor say the scan cost?", at_ms=AT),
+                        on_token=pieces.append)
     assert result.text == asker.NOTHING and not result.citations and pieces == []
 
 

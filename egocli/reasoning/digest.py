@@ -1,0 +1,133 @@
+"""Span questions and amounts, computed in code: what a stretch of time held ('what did I do this afternoon?',
+'summarize my morning', 'how was my day?') and how much was paid ('how much did I pay at the pharmacy?').
+
+A span is answered from its salient events, spread over the span so that the whole of it is told, with the
+hour/day summaries of that span beside them when `egocli summarize` has built them; without summaries the
+extractive digest alone answers at once. Every line cites its event."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from egocli.core.timeutil import local, to_ms
+from egocli.reasoning import terms
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.scope import DAY_PARTS
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event
+from egocli.store import summaries as sql
+from egocli.store import windows as store_windows
+
+SHOWN = 8
+"""Events a digest names at most."""
+MAX_EVENTS = 5000
+"""Events of a span read at most."""
+_WEIGHT = {"note": 3.0, "speech": 2.5, "text": 1.6, "tool": 1.2, "visual": 1.0}
+"""How much an event of a modality tells of what was done: a note or a sentence said more than a frame seen."""
+_UNTOLD = {"system"}
+"""Modalities that say nothing of the day (sessions opening and closing)."""
+_PART = re.compile(r"\b(morning|afternoon|evening|night|week|weekend)\b")
+_MONEY = re.compile(r"(?:[€£$]\s?\d+(?:[.,]\d{1,2})?|\b\d+(?:[.,]\d{1,2})?\s?(?:euros?|eur|pounds?|gbp|dollars?|usd|"
+                    r"pence|cents?)\b)", re.I)
+_PAID = re.compile(r"\b(?:total|paid|pay|receipt|card|cash|charged|cost|price|change)\b", re.I)
+NEAR_MS = 30 * 60_000
+"""An amount this close to a visit counts as paid there (a receipt read a few minutes after arriving)."""
+
+
+def span_of(asked: Asked) -> tuple[int, int, str]:
+    """(start, end, label) of the span a question names: its scope's, else the part of the day or week its
+    words name ('my morning': this morning, or yesterday's when this one has not begun), else today so far."""
+    at_ms = asked.scope.at_ms
+    if asked.scope.windows:
+        lo = min(s for s, _ in asked.scope.windows)
+        hi = min(max(e for _, e in asked.scope.windows), at_ms + 1)
+        return lo, hi, asked.scope.label
+    now = local(at_ms)
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    m = _PART.search(asked.question.lower())
+    part = m.group(1) if m else None
+    if part in ("week", "weekend"):
+        days = 7 if part == "week" else (now.weekday() - 5) % 7 + 2
+        start = midnight - timedelta(days=days - 1 if part == "week" else days - 2)
+        return to_ms(start), at_ms + 1, f"the {part}" if part == "weekend" else "the last 7 days"
+    if part in DAY_PARTS:
+        lo_h, hi_h = DAY_PARTS[part]
+        day = midnight if now.hour >= lo_h else midnight - timedelta(days=1)
+        label = f"this {part}" if day == midnight else f"yesterday {part}"
+        return to_ms(day + timedelta(hours=lo_h)), min(to_ms(day + timedelta(hours=hi_h)), at_ms + 1), label
+    return to_ms(midnight), at_ms + 1, "today"
+
+
+def salient(events: list[Event], count: int = SHOWN) -> list[Event]:
+    """Up to `count` events that tell a span: the span cut into `count` equal slices, from each the event that
+    says most (its modality's weight, its new words); scenery seen again and again is left out."""
+    told = [e for e in events if e.modality not in _UNTOLD and e.content.strip()]
+    if not told:
+        return []
+    seen: dict[str, int] = {}
+    for ev in told:
+        key = ev.content.strip().lower()
+        seen[key] = seen.get(key, 0) + 1
+    distinct = {ev.content.strip().lower(): ev for ev in reversed(told)}  # each text at its first time
+    pool = sorted(distinct.values(), key=lambda e: (e.start_ms, e.id))
+    lo, hi = pool[0].start_ms, pool[-1].start_ms + 1
+    step = (hi - lo) / count
+    picked: list[Event] = []
+    words: set[str] = set()
+    for i in range(count):
+        inside = [e for e in pool if lo + i * step <= e.start_ms < lo + (i + 1) * step and e not in picked]
+        if not inside:
+            continue
+        best = max(inside, key=lambda e: _says(e, words, seen))
+        picked.append(best)
+        words |= set(terms.terms(best.content))
+    return sorted(picked, key=lambda e: (e.start_ms, e.id))
+
+
+def _says(ev: Event, known: set[str], seen: dict[str, int]) -> float:
+    own = set(terms.terms(ev.content))
+    fresh = len(own - known)
+    repeated = seen.get(ev.content.strip().lower(), 1)
+    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) / repeated
+
+
+def digest(asked: Asked, plan: QuestionPlan) -> Finding:
+    """What a span held: its salient events in time order, and its summaries when built."""
+    lo, hi, label = span_of(asked)
+    events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
+    shown = salient(events)
+    if not shown:
+        return Finding("digest", f"Nothing recorded {label}.", (), f"nothing recorded {label}")
+    lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi) if s.text.strip()]
+    gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
+    return Finding("digest", f"{label[:1].upper()}{label[1:]}: {lines}.", tuple(shown),
+                   f"{label}, the main events: {lines}.{gist}")
+
+
+def amount(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How much did I pay at the pharmacy?': an amount of money said or read at (or about) it, the latest."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    found = matcher.matches(plan.action, verb_first=False) if plan.action else []
+    if not found:
+        return nothing(matcher, "amount", plan.action or "a payment", asked.stamp)
+    priced = [e for e in found if _MONEY.search(e.content)]
+    for visit in reversed(found):
+        if priced and priced[-1].start_ms >= visit.start_ms:
+            break
+        near = store_windows.overlapping(asked.store, visit.start_ms - 60_000, visit.start_ms + NEAR_MS,
+                                         visit.source_id, 200)
+        near = [e for e in near if _MONEY.search(e.content) and e.start_ms <= asked.scope.at_ms]
+        if near:
+            priced.append(max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - visit.start_ms))))
+            break
+    if not priced:
+        last = found[-1]
+        when = asked.stamp(last.start_ms, last.source_id)
+        return Finding("amount", f"I can't see an amount for {plan.action}; the closest is {when}: {last.content}.",
+                       (last,), f"no amount named near {plan.action}; last about it at {when}: {last.content}")
+    ev = max(priced, key=lambda e: e.start_ms)
+    money = _MONEY.search(ev.content).group(0)  # type: ignore[union-attr]
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("amount", f"{money}: {when}: {ev.content}.", (ev,), f"{plan.action}: {money}, at {when}: {ev.content}")

@@ -1,0 +1,235 @@
+"""The registry of question forms: each form's slots, how it computes its answer from the store, how it is
+said canonically, and whether live sessions send it to the checked answer; and the fast path, an ordered
+table of patterns that read a plan straight from the usual phrasings.
+
+A question becomes a `QuestionPlan` (understand.py: these rules, else the model under a grammar whose only
+outputs are plans of these forms); `compute` runs the plan's form. Adding a form is one entry in FORMS (and
+its computation in the module that owns it); a pattern for it here is optional, the model reads the rest."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from egocli.reasoning import digest, moments, sequence, temporal
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.scope import Scope
+from egocli.reasoning.temporal import Finding
+
+
+@dataclass(frozen=True)
+class Form:
+    """One kind of question the log answers in code."""
+
+    name: str
+    """The name plans carry ('last')."""
+    asks: str
+    """What it asks, in a few words (the model's list of forms)."""
+    slots: tuple[str, ...]
+    """The plan's slots it reads, in order: 'action', 'other', 'relation'."""
+    compute: Callable[[Asked, QuestionPlan], Finding | None]
+    """The answer from the store (None: nothing computed, the model reads the context instead)."""
+    say: str
+    """The plan said canonically ('When did I last {action}?'), for --explain and the model's examples."""
+    live: bool = True
+    """Whether a live session sends it to the checked answer (else the live window answers)."""
+
+
+FORMS: tuple[Form, ...] = (
+    Form("last", "when something was last done", ("action",), temporal.last, "When did I last {action}?"),
+    Form("first", "when something was first done", ("action",), temporal.first, "When did I first {action}?"),
+    Form("count", "how many times something was done", ("action",), temporal.count,
+         "How many times did I {action}?"),
+    Form("duration", "how long the last time of something took", ("action",), temporal.duration,
+         "How long did I {action}?"),
+    Form("spent", "how much time went on something in all", ("action",), temporal.spent,
+         "How much time did I spend {action}?"),
+    Form("stay", "how long a visit or a visitor lasted", ("action",), temporal.stay, "How long was {action}?"),
+    Form("where", "where a thing is or was left", ("action",), temporal.where, "Where did I put {action}?"),
+    Form("ago", "how long ago something was done", ("action",), moments.ago, "How long ago did I {action}?"),
+    Form("next", "what was done right after or before something", ("relation", "action"), sequence.after,
+         "What did I do {relation} I {action}?"),
+    Form("order", "whether one thing was done before or after another", ("action", "relation", "other"),
+         sequence.order, "Did I {action} {relation} I {other}?"),
+    Form("which", "which of two things was done first or last", ("relation", "action", "other"), moments.which,
+         "Which did I do {relation}, {action} or {other}?"),
+    Form("gap", "how long between two things", ("relation", "action", "other"), moments.gap,
+         "How long {relation} {action} did I {other}?"),
+    Form("edge", "the first or last thing done in a stretch of time", ("relation",), moments.edge,
+         "What was the {relation} thing I did?"),
+    Form("during", "what else went on while something was done", ("action",), moments.during,
+         "What was I doing when I {action}?"),
+    Form("at", "what went on at a clock time", (), moments.at, "What was I doing then?"),
+    Form("exists", "whether something was done at all", ("action",), moments.exists, "Did I {action}?"),
+    Form("list", "what was done with a verb (what did I buy)", ("action", "relation"), moments.listing,
+         "What did I {action}?", live=False),
+    Form("amount", "how much was paid or how much something cost", ("action",), digest.amount,
+         "How much did I pay {action}?"),
+    Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day)", (),
+         digest.digest, "What did I do then?"),
+)
+_BY_NAME = {form.name: form for form in FORMS}
+
+
+def form_named(name: str) -> Form:
+    """The registered form of that name (KeyError for an unknown one)."""
+    return _BY_NAME[name]
+
+
+def phrases(plan: QuestionPlan) -> tuple[str, ...]:
+    """The slots a plan's form reads, in the form's declared order."""
+    return tuple(getattr(plan, slot) for slot in form_named(plan.form).slots)
+
+
+def compute(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """The finding for a plan: its form's computation."""
+    return form_named(plan.form).compute(asked, plan)
+
+
+# ---- the fast path: patterns for the usual phrasings -------------------------------------------------------
+_WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
+         r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
+         r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
+         r"the last time|yet|already|at all)")
+TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
+LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
+"""Time words before or after the question proper: the scope reads them; the form ignores them."""
+_THE = r"(?:i |my |the |a |an )?"
+_ORDER = r"first|earlier|last|later|second"
+_EDGES = {"first": "first", "earlier": "first", "last": "last", "later": "last", "second": "last", "final": "last",
+          "latest": "last", "most recent": "last", "most recently": "last", "": ""}
+_SPAN_WORDS = r"(?:(?:the |my |this |whole |entire |all )*(?:day|morning|afternoon|evening|night|week|weekend)\b\s*)?"
+Build = Callable[[tuple[str, ...], Scope | None], QuestionPlan | None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A pattern for the usual phrasing of a form, and how its groups fill the plan (None: not this rule)."""
+
+    form: str
+    """The form it reads."""
+    pattern: re.Pattern[str]
+    """Matched against the question, lower case, its scope's time words taken out."""
+    build: Build
+    """Groups (stripped) and the scope -> the plan, or None to try the next rule."""
+
+
+def _slots(form: str, names: tuple[str, ...]) -> Build:
+    """A plan of the form whose slots are the groups in this order ('relation', 'action', ...)."""
+    def build(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+        values = dict(zip(names, groups))
+        if "relation" in values:
+            values["relation"] = _EDGES.get(values["relation"], values["relation"])
+        return QuestionPlan(form, **values)
+    return build
+
+
+def _exists(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    if re.search(r" (?:before|after|or) ", groups[0]):
+        return None  # 'did I X before Y' (order) / 'did I X or Y' (which)
+    return QuestionPlan("exists", groups[0])
+
+
+def _at(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    return QuestionPlan("at") if scope is not None and scope.moments else None
+
+
+def _which_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'which spices did I measure' is 'what did I measure: spices'; 'what drink did I take the pill with' is not."""
+    thing, verb, rest = groups
+    if rest and not re.match(r"(?:at|in|on|from|for|to|during|while)\b", rest):
+        return None
+    return QuestionPlan("list", f"{verb} {thing}{' ' + rest if rest else ''}")
+
+
+def _list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+    first, second = groups
+    edge, phrase = (first, second) if first in _EDGES and first else (second, first)
+    return QuestionPlan("list", phrase, relation=_EDGES[edge])
+
+
+def _digest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """A span question: nothing left but the span's words once the scope has read its time words (a clock
+    time is the 'at' form's)."""
+    return QuestionPlan("digest") if not groups[0] and not (scope is not None and scope.moments) else None
+
+
+def _rule(form: str, pattern: str, build: Build | tuple[str, ...] = ("action",)) -> Rule:
+    """A rule: its groups fill these slots in order, or `build` reads them."""
+    made = _slots(form, build) if isinstance(build, tuple) else build
+    return Rule(form, re.compile(pattern + TAIL), made)
+
+
+RULES: tuple[Rule, ...] = (
+    _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
+                   rf"or {_THE}(.+?)", ("relation", "action", "other")),
+    _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),
+    _rule("ago", r"^how long ago (?:did|was it that|have) i (.+?)"),
+    _rule("gap", rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i (.+?)",
+          ("relation", "action", "other")),
+    _rule("gap", rf"^how (?:long|much time)(?: passed| was there| went by| was it| elapsed)? (between) "
+                 rf"{_THE}(.+?) and {_THE}(.+?)", ("relation", "action", "other")),
+    _rule("edge", r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final) (?:thing|activity) (?:that )?"
+                  r"i (?:did|do|was doing)", ("relation",)),
+    _rule("edge", r"^what did i do (first|last)", ("relation",)),
+    _rule("digest", r"^(?:what (?:did i do|have i done|happened|was i up to|went on|did i get up to)|"
+                    r"(?:please )?(?:summari[sz]e|recap|sum up)|give me (?:a |the )?(?:summary|recap|rundown) of|"
+                    r"how (?:was|did|has|is)|tell me about)\b ?(?:my |the )?" + _SPAN_WORDS + r"(?:go |been |going )?(.*?)",
+          _digest),
+    _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
+                    r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "
+                    r"(?:i (?:was )?)?(.+?)"),
+    _rule("at", r"^(?:(?:what|who) (?:was i doing|did i do|happened|was happening|was going on|was i up to|"
+                r"did i see|was i looking at|was i with)|where (?:was|were) (?:i|we))", _at),
+    _rule("first", r"^(?:when|what time) did i (?:start|begin) (.+?)"),
+    _rule("last", r"^(?:when|what time) did i (?:finish|stop|end) (.+?)"),
+    _rule("amount", r"^how much (?:did|have|had) i (?:pay|spend|spent|paid)(?: for| at| on| in)? (.+?)"),
+    _rule("amount", r"^how much (?:was|were|did|is|does) (?:the |my |a )?(.+?)(?: cost| come to| be)?"),
+    _rule("exists", r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)", _exists),
+    _rule("exists", r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
+                    r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)",
+          lambda groups, scope: QuestionPlan("exists", f"{groups[1]} the {groups[0]}")),
+    _rule("list", r"^(?:what|which) (?:was|is) (?:the )?(?:very )?(first|last|final|latest|most recent) "
+                  r"(?:thing|one|item) (?:that )?i (?!did\b|do\b|was doing\b)(.+?)", _list),
+    _rule("list", r"^(?:what|who)(?: all| else)? (?:did|have|had) i (?!do\b|go\b)(.+?)"
+                  r"(?: (first|last|most recently))?", _list),
+    _rule("list", r"^(?:what|which) (?!time\b|day\b|date\b)(\w+(?: \w+)?) (?:did|have|had) i (?!do\b|go\b)(\w+)(.*?)",
+          _which_list),
+    _rule("order", r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)",
+          ("action", "relation", "other")),
+    _rule("first", r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
+                   r"(?:the )?first time (?:that )?i) (.+?)"),
+    _rule("first", r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)"),
+    _rule("last", r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
+                  r"(?:at )?what time (?:did i|was it when i)(?: last)?|(?:the )?last time (?:that )?i|when last did i) "
+                  r"(.+?)(?: last| most recently)?"),
+    _rule("last", r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)"),
+    _rule("count", r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)"),
+    _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)",
+          lambda groups, scope: QuestionPlan("count", f"{groups[1]} {groups[0]}")),
+    _rule("spent", r"^(?:for )?how (?:long|much time) (?:did|have|had) i (?:spend|spent) (.+?)(?: for)?"),
+    _rule("duration", r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
+                      r"how much time did i spend) (.+?)(?: for)?"),
+    _rule("duration", r"^how long did it take (?:me )?to (.+?)"),
+    _rule("stay", r"^how long (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last)?"),
+    _rule("next", r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
+                  r"(after|before) (?:i )?(.+?)", ("relation", "action")),
+    _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)",
+          ("relation", "action")),
+    _rule("where", r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
+                   r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)"),
+)
+"""Tried in order; the first rule whose pattern matches and whose build gives a plan wins."""
+
+
+def match(text: str, scope: Scope | None) -> QuestionPlan | None:
+    """The plan the first matching rule reads from a normalised question, else None."""
+    text = LEAD.sub("", text)
+    for rule in RULES:
+        m = rule.pattern.match(text)
+        if m:
+            plan = rule.build(tuple((g or "").strip(" ?.,") for g in m.groups()), scope)
+            if plan is not None:
+                return plan
+    return None

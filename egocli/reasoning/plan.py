@@ -1,0 +1,54 @@
+"""What a question asks, as data: the typed plan every open question becomes before anything is computed, and
+what a form's computation is given (the log, the scope, the embedder).
+
+A plan is made by rules (understand.py's fast path) or by the model under a JSON-schema grammar; either way
+the registry (forms.py) computes its answer from the store and the model at most phrases it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from egocli.models.base import Embedder
+from egocli.reasoning.scope import Scope
+from egocli.reasoning.tcot import Renderer
+from egocli.store import Store
+
+RELATIONS = ("", "after", "before", "between", "first", "last")
+"""What `QuestionPlan.relation` may be: how the action stands to the other one, or which end of a list."""
+
+
+@dataclass(frozen=True)
+class QuestionPlan:
+    """A question understood: which form it is and the slots that form reads."""
+
+    form: str
+    """The form's name in the registry (forms.FORMS): 'last', 'count', 'next', 'digest', ..."""
+    action: str = ""
+    """What was done or asked about, in the user's words: 'take my blood pressure tablet', 'passport'."""
+    other: str = ""
+    """The second action of a two-action form (order, which, gap): 'went to the pharmacy'."""
+    relation: str = ""
+    """'after', 'before' or 'between' (next, order, gap), 'first' or 'last' (which, edge, list); or ''."""
+    by: str = "rules"
+    """Who made the plan: 'rules' (the fast path) or 'model' (the grammar-constrained parse)."""
+
+
+@dataclass
+class Asked:
+    """What a form computes from: the log, the question's scope and the embedder (None: words only)."""
+
+    store: Store
+    """The event log."""
+    scope: Scope
+    """Where and from when the question looks."""
+    embedder: Embedder | None = None
+    """Sentence embedder for matching by meaning."""
+    question: str = ""
+    """The question as asked (a span's words when its scope names no time: 'summarize my morning')."""
+
+    @cached_property
+    def stamp(self) -> Callable[[int, int | None], str]:
+        """How a time is written in an answer: stamp(ms, source_id) (an offset in a bound video, else local)."""
+        return Renderer(self.scope.videos, self.scope.at_ms).stamp
