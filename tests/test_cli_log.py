@@ -20,7 +20,7 @@ def test_add_list_search_show(cli):
     assert [r["content"] for r in rows] == ["took the blue pill", "watered the tomatoes"]
     assert rows[0]["start"] == "2026-11-29T08:00:00.000Z" and rows[0]["modality"] == "note"
     hits = json.loads(cli("log", "search", "pill", "--json").stdout)
-    assert len(hits) == 1 and "[pill]" in hits[0]["match"]
+    assert len(hits) == 1 and hits[0]["content"] == "took the blue pill" and hits[0]["match"] == [[14, 18]]
     shown = cli("log", "show", str(rows[1]["id"]), "--context", "1")
     assert "took the blue pill" in shown.stdout and "watered the tomatoes" in shown.stdout
 

@@ -101,20 +101,32 @@ def track(items: Iterable[T], description: str, total: float | None = None) -> I
             bars.advance(task)
 
 
+MATCH_STYLE = "bold yellow"
+"""How a matched word is shown on a terminal (in a pipe and in JSON the text is left as it is)."""
+
+
 def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
-              title: str | None = None, document: Any = None) -> None:
-    """Print result rows: 'json' (one document), 'jsonl', or text (table on a tty, TSV otherwise)."""
+              title: str | None = None, document: Any = None,
+              marks: Sequence[Sequence[tuple[int, int]]] | None = None) -> None:
+    """Print result rows: 'json' (one document), 'jsonl', or text (table on a tty, TSV otherwise; no rows,
+    no table). `marks`: per row, (start, end) spans of its `content` to show in MATCH_STYLE on a terminal."""
     if fmt == "json":
         print(json.dumps(document if document is not None else list(rows), ensure_ascii=False, indent=2))
     elif fmt == "jsonl":
         for row in rows:
             print(json.dumps(row, ensure_ascii=False))
     elif sys.stdout.isatty():
+        if not rows:
+            return
         table = Table(title=Text(title) if title else None, show_lines=False)
         for col in columns:
             table.add_column(Text(col), overflow="fold")
-        for row in rows:  # cells are Text: brackets from the log, a file or a model are not markup
-            table.add_row(*(Text(_cell(row.get(c))) for c in columns))
+        for n, row in enumerate(rows):  # cells are Text: brackets from the log, a file or a model are not markup
+            cells = [Text(_cell(row.get(c))) for c in columns]
+            if marks is not None and "content" in columns:
+                for start, end in marks[n]:
+                    cells[columns.index("content")].stylize(MATCH_STYLE, start, end)
+            table.add_row(*cells)
         out.print(table)
     else:
         for row in rows:

@@ -49,20 +49,28 @@ def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to f
            since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
            limit: int = typer.Option(20, "--limit", "-n", help="At most N hits."),
            json_: bool = JSON, jsonl: bool = JSONL) -> None:
-    """Full-text search, best match first, the matched words in [brackets].
+    """Full-text search, best match first; the matched words in colour on a terminal.
+
+    The text is printed as stored; --json and --jsonl add `match`, the [start, end]
+    character offsets of the matched words in `content`.
 
     \b
     Examples:
       egocli log search keys
       egocli log search "blue bowl" --since yesterday --jsonl
     """
+    from egocli.usecases import logbook
+
     fmt = output_format(json_, jsonl)
     flt = event_filter(since, until, modality, source, limit)
     store = open_store(ctx, create=False)
     check_filter(store, flt)
-    hits = store.search(query, flt)
-    rows = [{**event_row(ev), "score": round(-score, 4), "match": snip} for ev, score, snip in hits]
-    ui.emit_rows(rows, ("id", "time", "modality", "source", "match"), fmt, title=f"search: {query}")
+    for tag in logbook.modality_tags(store, query):
+        ui.status(f"hint: [{tag}] is an event's modality, not part of its text: "
+                  f"use --modality {tag} (egocli log search WORDS --modality {tag})")
+    hits = logbook.search(store, query, flt)
+    rows = [{**event_row(h.event), "score": round(h.score, 4), "match": [list(s) for s in h.spans]} for h in hits]
+    ui.emit_rows(rows, COLUMNS, fmt, title=f"search: {query}", marks=[h.spans for h in hits])
     if not rows:
         ui.status("no events match")
 
