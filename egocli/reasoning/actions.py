@@ -41,6 +41,7 @@ _CLASSES = [
     "look see check inspect examine watch view",
     "read browse",
     "walk stroll",
+    "arrive reach enter",
     "cycle ride bike",
     "drive",
     "peel",

@@ -95,6 +95,12 @@ def _says(ev: Event, known: set[str], seen: dict[str, int]) -> float:
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     """What a span held: its salient events in time order, and its summaries when built."""
     lo, hi, label = span_of(asked)
+    if plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
+        stretch = _stretch(asked, plan.action, lo, hi)
+        if stretch is None:
+            return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
+        lo, hi = stretch
+        label = f"{label} at {plan.action}" if label != "today" else f"at {plan.action}"
     events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
     shown = salient(events)
     if not shown:
@@ -104,6 +110,18 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
     return Finding("digest", f"{label[:1].upper()}{label[1:]}: {lines}.", tuple(shown),
                    f"{label}, the main events: {lines}.{gist}")
+
+
+def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
+    """From the first to the last mention of a place (or an occasion: 'the budget review') on the latest day
+    it is mentioned inside [lo, hi)."""
+    found = [e for e in Matcher(asked.store, asked.scope, asked.embedder).matches(place, verb_first=False)
+             if lo <= e.start_ms < hi]
+    if not found:
+        return None
+    day = local(found[-1].start_ms).date()
+    same = [e for e in found if local(e.start_ms).date() == day]
+    return same[0].start_ms, max(e.end_ms for e in same) + 60_000
 
 
 def amount(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, moments, sequence, temporal
+from egocli.reasoning import digest, moments, said, sequence, temporal
 from egocli.reasoning.plan import Asked, QuestionPlan
-from egocli.reasoning.scope import Scope
+from egocli.reasoning.scope import Scope, within_part
 from egocli.reasoning.temporal import Finding
 
 
@@ -34,6 +34,9 @@ class Form:
     """The plan said canonically ('When did I last {action}?'), for --explain and the model's examples."""
     live: bool = True
     """Whether a live session sends it to the checked answer (else the live window answers)."""
+    latest_day: bool = False
+    """Whether a part of the day its action names means the latest one ('did I take my evening tablet?': this
+    evening) rather than that part of every day ('when did I last take my evening tablet?')."""
 
 
 FORMS: tuple[Form, ...] = (
@@ -61,13 +64,18 @@ FORMS: tuple[Form, ...] = (
     Form("during", "what else went on while something was done", ("action",), moments.during,
          "What was I doing when I {action}?"),
     Form("at", "what went on at a clock time", (), moments.at, "What was I doing then?"),
-    Form("exists", "whether something was done at all", ("action",), moments.exists, "Did I {action}?"),
+    Form("exists", "whether something was done at all", ("action",), moments.exists, "Did I {action}?",
+         latest_day=True),
     Form("list", "what was done with a verb (what did I buy)", ("action", "relation"), moments.listing,
          "What did I {action}?", live=False),
     Form("amount", "how much was paid or how much something cost", ("action",), digest.amount,
          "How much did I pay {action}?"),
-    Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day)", (),
-         digest.digest, "What did I do then?"),
+    Form("said", "what a person said, asked or told (action: who; other: about what)", ("action", "other"),
+         said.said, "What did {action} say about {other}?", live=False),
+    Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
+         ("action",), said.planned, "What is planned: {action}?"),
+    Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
+         "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?"),
 )
 _BY_NAME = {form.name: form for form in FORMS}
 
@@ -83,8 +91,17 @@ def phrases(plan: QuestionPlan) -> tuple[str, ...]:
 
 
 def compute(asked: Asked, plan: QuestionPlan) -> Finding | None:
-    """The finding for a plan: its form's computation."""
-    return form_named(plan.form).compute(asked, plan)
+    """The finding for a plan: its form's computation (over the part of the day its action names, 'did I take
+    my evening tablet', when it names one)."""
+    form = form_named(plan.form)
+    part = _PART.search(plan.action)
+    if part and not asked.scope.future and not asked.scope.moments:
+        scope = within_part(asked.scope, part.group(1), form.latest_day)
+        asked = Asked(asked.store, scope, asked.embedder, asked.question)
+    return form.compute(asked, plan)
+
+
+_PART = re.compile(r"\b(morning|afternoon|evening|night)\b")
 
 
 # ---- the fast path: patterns for the usual phrasings -------------------------------------------------------
@@ -151,8 +168,19 @@ def _list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
 
 def _digest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
     """A span question: nothing left but the span's words once the scope has read its time words (a clock
-    time is the 'at' form's)."""
-    return QuestionPlan("digest") if not groups[0] and not (scope is not None and scope.moments) else None
+    time is the 'at' form's), or a place the span was spent at ('what did I do at work yesterday')."""
+    if scope is not None and scope.moments:
+        return None
+    rest = groups[0]
+    if not rest:
+        return QuestionPlan("digest")
+    m = re.match(r"^(?:at|in) (?:the |my )?(\w+(?: \w+)?)$", rest)
+    return QuestionPlan("digest", m.group(1)) if m else None
+
+
+def _planned(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """A question about a coming day ('when am I seeing Anna?'): only when the scope reads it as one."""
+    return QuestionPlan("planned", groups[0]) if scope is not None and scope.future and groups[0] else None
 
 
 def _rule(form: str, pattern: str, build: Build | tuple[str, ...] = ("action",)) -> Rule:
@@ -162,6 +190,11 @@ def _rule(form: str, pattern: str, build: Build | tuple[str, ...] = ("action",))
 
 
 RULES: tuple[Rule, ...] = (
+    _rule("planned", r"^(?:when|what time|what day|where) (?:am|are|is|will|shall|do|does) (?:i |we )?(.+?)", _planned),
+    _rule("planned", r"^(?:what|who) (?:is|am i|are we|have i got|do i have|will i)(?: got)? (?:happening |doing |"
+                     r"on |planned |booked |arranged |coming up |seeing |meeting )?(.+?)", _planned),
+    _rule("planned", r"^(?:do|have|did) i (?:have|got|plan|arrange|book) (?:anything |something |any plans? )?(.+?)",
+          _planned),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", ("relation", "action", "other")),
     _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),
@@ -177,6 +210,14 @@ RULES: tuple[Rule, ...] = (
                     r"(?:please )?(?:summari[sz]e|recap|sum up)|give me (?:a |the )?(?:summary|recap|rundown) of|"
                     r"how (?:was|did|has|is)|tell me about)\b ?(?:my |the )?" + _SPAN_WORDS + r"(?:go |been |going )?(.*?)",
           _digest),
+    _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|want(?: me to do)?|"
+                  r"mention|suggest|recommend|reply|answer|write)(?: (?:about|on|regarding|at|in|during) (.+?))?",
+          ("action", "other")),
+    _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
+          ("other",)),
+    _rule("list", r"^who (?:rang|called|phoned|texted|messaged|emailed|rung|visited|came to see) (?:me|us)\b.*?",
+          lambda groups, scope: QuestionPlan("list", "call")),
+    _rule("during", r"^what (?:happened|went on|was going on) (?:in|at|during) (?:the |my |our )?(.+?)"),
     _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
                     r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "
                     r"(?:i (?:was )?)?(.+?)"),
@@ -186,6 +227,9 @@ RULES: tuple[Rule, ...] = (
     _rule("last", r"^(?:when|what time) did i (?:finish|stop|end) (.+?)"),
     _rule("amount", r"^how much (?:did|have|had) i (?:pay|spend|spent|paid)(?: for| at| on| in)? (.+?)"),
     _rule("amount", r"^how much (?:was|were|did|is|does) (?:the |my |a )?(.+?)(?: cost| come to| be)?"),
+    _rule("amount", r"^how much (?:the |my |a )?(.+?) (?:cost|was|came to|come to)"),
+    _rule("amount", r"^what did (?:i|it) (?:spend|pay|cost)(?: at| on| for| in)? (.+?)"),
+    _rule("amount", r"^what (?:was|is) the (?:cost|price|total|bill) (?:of|for|at) (?:the |my )?(.+?)"),
     _rule("exists", r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)", _exists),
     _rule("exists", r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
                     r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from egocli.core.errors import NotFound, UsageError
@@ -30,6 +30,12 @@ _CLOCK = r"(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)
 _CLOCK_RANGE = re.compile(rf"\b(?:between|from)\s+{_CLOCK}\s+(?:and|to|till|until)\s+{_CLOCK}(?![\w:])")
 _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])"
                        r"(?!\s*(?:times?|minutes?|mins?|hours?|days?|weeks?|people|of|percent|%)\b)")
+_FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|meant|supposed)|are we \w+ing|"
+                     r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
+                     r"next (?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|this coming|coming up|upcoming|"
+                     r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for)\b")
+"""A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
+a window of the past ('what's happening next Tuesday' is not last Tuesday)."""
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
 
@@ -82,6 +88,8 @@ class Scope:
     """Expressions recognised, for --explain."""
     moments: tuple[tuple[int, int], ...] = ()
     """Clock times the question names ('at 07:48': (t, t); 'between 9 and 10 am': (t1, t2)), absolute."""
+    future: bool = False
+    """A question about a plan for a coming day ('when am I seeing Anna?'): the day words name no window."""
 
 
 def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
@@ -207,10 +215,26 @@ def _hour(hh: str, mm: str | None, half: str | None) -> tuple[int, int] | None:
 
 
 def _bare_hour(word: str, hh: str, mm: str | None) -> tuple[int, int] | None:
-    """'at 5' (only after 'at' or 'around'): an hour of the waking day, 1-7 in the afternoon or evening."""
-    if mm is not None or word not in ("at", "around", "at around") or not 1 <= int(hh) <= 12:
+    """'at 5' (only after 'at', 'around' or 'about'): an hour of the waking day, 1-7 in the afternoon or evening."""
+    if mm is not None or word not in ("at", "around", "at around", "at about", "about") or not 1 <= int(hh) <= 12:
         return None
     return (int(hh) + 12 if int(hh) <= 7 else int(hh)) % 24, 0
+
+
+_LATE = re.compile(r"\b(?:afternoon|evening|night|tonight)\b")
+
+
+def _in_part(at: tuple[int, int], half: str | None, late: bool) -> tuple[int, int]:
+    """A clock said without am/pm in a question naming the afternoon, evening or night is in the second half of
+    the day ('at 3 o'clock yesterday afternoon' is 15:00); 'o'clock' alone keeps the waking day's reading."""
+    hour, minute = at
+    if half is not None and half[0] in "ap":
+        return at
+    if late and 1 <= hour < 12:
+        return hour + 12, minute
+    if half is not None and 1 <= hour <= 7:  # '3 o'clock': the afternoon
+        return hour + 12, minute
+    return at
 
 
 def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> list[tuple[tuple[int, int], str]]:
@@ -226,14 +250,19 @@ def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> lis
         if start and end:
             found.append(((start[0] * 60 + start[1], end[0] * 60 + end[1]), m.group(0)))
     ranged = "".join(words for _, words in found)
+    late = bool(_LATE.search(text))
     for m in _CLOCK_AT.finditer(text):
-        at = _hour(m.group(2), m.group(3), m.group(5)) or _bare_hour(m.group(1), m.group(2), m.group(3))
+        at = _hour(m.group(2), m.group(3), m.group(5))
+        bare = _bare_hour(m.group(1), m.group(2), m.group(3)) if not at else None
+        at = _in_part(at, m.group(5), late) if at else _in_part(bare, None, late) if bare else None
         if at and m.group(0) not in ranged:
             found.append(((at[0] * 60 + at[1], at[0] * 60 + at[1]), m.group(0)))
     out = []
     for (lo, hi), words in found:
         for midnight in _midnights(days, at_ms, lo):
-            out.append(((midnight + lo * 60_000, midnight + max(hi, lo) * 60_000), words))
+            start = midnight + lo * 60_000
+            if not days or any(d_lo <= start < d_hi for d_lo, d_hi in days):  # 'at 8 last night': that night's 8
+                out.append(((start, midnight + max(hi, lo) * 60_000), words))
     return out
 
 
@@ -271,8 +300,9 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     videos = videos or {}
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
-    named = [] if videos else relative_windows(question, at_ms)
-    moments = [] if videos else clock_moments(question, at_ms, [w for w, _ in named])
+    future = not videos and bool(_FUTURE.search(question.lower()))
+    named = [] if videos or future else relative_windows(question, at_ms)
+    moments = [] if videos or future else clock_moments(question, at_ms, [w for w, _ in named])
     notes = [words for _, words in named] + [words for _, words in moments]
     if moments:  # 'this morning at 7:48': the clock narrows the day
         named = [((lo - pad, hi + pad), words) for (lo, hi), words in moments
@@ -286,7 +316,33 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
             raise UsageError("the question's time scope lies outside --since/--until")
     if backwards:
         notes.append("last time: newest match before the question")
-    label = ", ".join(notes) if notes else ("videos " + ", ".join(v.name for v in videos.values())
+    if future:
+        upper = upper if upper is not None else at_ms + 1
+        windows = windows or _clip([(since_ms if since_ms is not None else -(2 ** 62), 2 ** 62)], since_ms, upper)
+    label = "a plan said before now" if future and not notes else ", ".join(notes) if notes else ("videos " + ", ".join(v.name for v in videos.values())
                                            if videos else "the whole log")
     return Scope(tuple(windows), tuple(videos[k] for k in sorted(videos)), tuple(tags), backwards,
-                 at_ms, label, notes, tuple(span for span, _ in moments))
+                 at_ms, label, notes, tuple(span for span, _ in moments), future)
+
+
+def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
+    """The scope narrowed to one part of the day ('my evening tablet'): that part of each day in its windows;
+    with no days named, of the latest day on which that part has begun (`latest_only`: 'did I take my evening
+    tablet?') or of each of the last PART_DAYS days ('when did I last take my evening tablet?')."""
+    at = local(scope.at_ms)
+    bounded = scope.windows and all(hi - lo <= 8 * 86_400_000 for lo, hi in scope.windows)
+    if bounded:
+        days = {local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)}
+        spans = [_span(datetime(d.year, d.month, d.day).astimezone(), part) for d in sorted(days)]
+        inside = [(max(a, lo), min(b, hi)) for a, b in spans for lo, hi in scope.windows if max(a, lo) < min(b, hi)]
+        label = f"{scope.label}, {part}"
+    else:
+        back = 0 if at.hour >= DAY_PARTS[part][0] else 1
+        inside = [_span(_day(at, back + k), part) for k in range(1 if latest_only else PART_DAYS)]
+        label = (f"this {part}" if back == 0 else f"yesterday {part}") if latest_only else f"{part}s"
+    inside = sorted((lo, min(hi, scope.at_ms + 1)) for lo, hi in inside if lo <= scope.at_ms)
+    return replace(scope, windows=tuple(inside) or scope.windows, label=label)
+
+
+PART_DAYS = 30
+"""Days back a part of the day is looked for when no day is named ('my last evening walk')."""

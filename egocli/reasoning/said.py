@@ -1,0 +1,112 @@
+"""What was said, and what was planned aloud, computed in code: 'what did Helen say at the stand-up?', 'what
+did the receptionist say?', and plans for a coming day ('when am I seeing Anna?', 'what's happening next
+Tuesday?'), which are found by what was said about them, never by a past window of that weekday."""
+
+from __future__ import annotations
+
+import re
+
+from egocli.core.lexicon import lexicon
+from egocli.reasoning import terms
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event, EventFilter
+from egocli.store import windows as store_windows
+
+SPOKEN = ("speech", "text", "note")
+"""Modalities that carry words said, read or written (a frame description says nothing anyone said)."""
+NEAR_MS = 15 * 60_000
+"""Speech this close to a mention of a role ('the receptionist') is taken as theirs."""
+SHOWN = 3
+"""Lines a 'what did X say' answer gives at most."""
+_SPEAKER = re.compile(r"^\s*([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)\s*:")
+"""'Helen: we're over budget' names its speaker."""
+
+
+def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'What did X say (about Y)?': X's lines (named as speaker or in the line), else the lines said near the
+    last time X (a role: 'the receptionist') is mentioned; Y, when asked, ranks them. None when nothing names
+    X or Y: the context is read instead (the speaker may be named otherwise)."""
+    speaker = _strip(plan.action)
+    topic = terms.terms(plan.other) if plan.other else []
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    lines = _spoken_by(asked, speaker) if speaker and speaker not in ("i", "me", "you") else []
+    if not lines and speaker:
+        mentions = matcher.matches(speaker, verb_first=False)
+        if mentions:
+            last = mentions[-1]
+            near = store_windows.overlapping(asked.store, last.start_ms - 2 * 60_000, last.start_ms + NEAR_MS,
+                                             None, 200)
+            lines = [e for e in near if e.modality == "speech" and e.start_ms <= asked.scope.at_ms]
+    if not lines and (topic or not speaker):
+        lines = [e for e in matcher.matches(plan.other or plan.action, verb_first=False) if e.modality in SPOKEN]
+    if topic:
+        lines = sorted(lines, key=lambda e: -terms.recall(topic, set(terms.terms(e.content))))[:SHOWN] \
+            if any(terms.recall(topic, set(terms.terms(e.content))) for e in lines) else []
+    if not lines:
+        return None
+    shown = sorted(lines[-SHOWN:] if not topic else lines, key=lambda e: (e.start_ms, e.id))
+    text = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    return Finding("said", f"{text}.", tuple(shown), f"what was said ({speaker or plan.other}): {text}")
+
+
+def _strip(phrase: str) -> str:
+    words = [w for w in phrase.lower().split() if w not in ("the", "my", "a", "an", "our", "your")]
+    return " ".join(words).removesuffix("'s")
+
+
+def _spoken_by(asked: Asked, speaker: str) -> list[Event]:
+    """Lines in scope that name the speaker as theirs ('Helen: ...') or are said with the name in them."""
+    name = speaker.split()[-1]
+    spans = asked.scope.windows or ((None, asked.scope.at_ms + 1),)
+    found: dict[int, Event] = {}
+    for lo, hi in spans:
+        for ev, _, _ in asked.store.search(name, EventFilter(since_ms=lo, until_ms=min(hi or asked.scope.at_ms + 1,
+                                                                                       asked.scope.at_ms + 1),
+                                                             modalities=SPOKEN, limit=200)):
+            m = _SPEAKER.match(ev.content)
+            if (m and m.group(1).lower().endswith(name)) or ev.modality == "speech":
+                found[ev.id] = ev
+    return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+
+
+def planned(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'When am I seeing Anna?', 'what's happening next Tuesday?': the line that said the plan, the latest
+    that names what is asked (and the day, when one is named), a line saying when counting most."""
+    words = [w for w in terms.words(plan.action) if w not in lexicon().filler]
+    days = list(dict.fromkeys(w for w in [*words, *terms.words(asked.question)] if w in _DAY_WORDS))
+    content = terms.terms(" ".join(w for w in words if w not in _DAY_WORDS and w not in _PLAN_LIGHT))
+    query = " ".join(dict.fromkeys([*days, *(w for w in words if w not in _DAY_WORDS and w not in terms.STOP
+                                            and w not in _PLAN_LIGHT)]))
+    if not query:
+        return Finding("planned", "Nothing planned that I can see.", (), "no plan named")
+    hits = [ev for ev, _, _ in asked.store.search(query, EventFilter(until_ms=asked.scope.at_ms + 1, limit=200))]
+    scored = []
+    for ev in hits:
+        text = ev.content.lower()
+        own = set(terms.terms(ev.content))
+        named = terms.recall(content, own) if content else 0.0
+        day = sum(d in text for d in days) / len(days) if days else 0.0
+        if (content and named < 0.5) or (days and not day and not named):
+            continue
+        when = 1.0 if _WHEN_SAID.search(text) else 0.0
+        scored.append((named + day + 0.5 * when + (0.3 if ev.modality in SPOKEN else 0.0), ev.start_ms, ev))
+    if not scored:
+        matcher = Matcher(asked.store, asked.scope, asked.embedder)
+        return nothing(matcher, "planned", plan.action, asked.stamp)
+    best = max(scored, key=lambda s: s[:2])[2]
+    talk = [e for e in store_windows.overlapping(asked.store, best.start_ms - 3 * 60_000, best.start_ms + 60_000,
+                                                 best.source_id, 50)
+            if e.modality in SPOKEN and e.id != best.id][-2:]  # the conversation it was said in
+    shown = sorted([best, *talk], key=lambda e: (e.start_ms, e.id))
+    lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    return Finding("planned", f"{lines}.", (best, *(e for e in shown if e.id != best.id)),
+                   f"the plan, as said or written: {lines}")
+
+
+_DAY_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday tomorrow weekend".split())
+_PLAN_LIGHT = frozenset("next coming happening doing planned booked arranged on got have going see seeing meet "
+                        "meeting week what when time day".split())
+"""Words of a plan question that say it is a plan, not what the plan is."""
+_WHEN_SAID = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|at \d|"
+                        r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'clock|booked|appointment|coming|will|going to)\b")
