@@ -34,6 +34,10 @@ def lexicon() -> Lexicon:
 def rewrite(question: str) -> str:
     """A question in lower case with its phrasing rewritten to the canonical words, spaces collapsed."""
     text = re.sub(r"\s+", " ", question.strip().lower().replace("\u2019", "'"))
-    for pattern, replacement in lexicon().rewrites:
-        text = pattern.sub(replacement, text)
-    return re.sub(r"\s+", " ", text).strip()
+    for _ in range(3):  # until nothing changes: a rule may need what a later one wrote
+        before = text
+        for pattern, replacement in lexicon().rewrites:
+            text = re.sub(r"\s+", " ", pattern.sub(replacement, text))
+        if text == before:
+            break
+    return text.strip()

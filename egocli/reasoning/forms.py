@@ -108,7 +108,7 @@ _PART = re.compile(r"\b(morning|afternoon|evening|night)\b")
 _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afternoon|evening|week)|last (?:night|week)|"
          r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?: (?:morning|afternoon|evening|night))?|"
          r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
-         r"the last time|yet|already|at all)")
+         r"the last time|yet|already|at all|at any point|at any time|ever|altogether|in all|overall)")
 TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
 LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""
@@ -242,6 +242,8 @@ RULES: tuple[Rule, ...] = (
           _which_list),
     _rule("order", r"^(?:did|have|had) i (.+?) (before|after) (?:i |my |the )?(.+?)",
           ("action", "relation", "other")),
+    _rule("order", r"^(?:did|had|has|have|was|were) (?!i\b)(.+?) (before|after) (?:i |my |the )?(.+?)",
+          ("action", "relation", "other")),
     _rule("first", r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
                    r"(?:the )?first time (?:that )?i) (.+?)"),
     _rule("first", r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)"),
@@ -250,13 +252,13 @@ RULES: tuple[Rule, ...] = (
                   r"(.+?)(?: last| most recently)?"),
     _rule("last", r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)"),
     _rule("count", r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)"),
-    _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)",
+    _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)(?: to| at| for| on| with| in| of)?",
           lambda groups, scope: QuestionPlan("count", f"{groups[1]} {groups[0]}")),
     _rule("spent", r"^(?:for )?how (?:long|much time) (?:did|have|had) i (?:spend|spent) (.+?)(?: for)?"),
     _rule("duration", r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
                       r"how much time did i spend) (.+?)(?: for)?"),
     _rule("duration", r"^how long did it take (?:me )?to (.+?)"),
-    _rule("stay", r"^how long (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last)?"),
+    _rule("stay", r"^how (?:long|much time) (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last| stay| spend here| spend)?"),
     _rule("next", r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
                   r"(after|before) (?:i )?(.+?)", ("relation", "action")),
     _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)",
