@@ -51,8 +51,8 @@ def egocli(*args: object, tty: bool = False, columns: int = 200, stdin: str = ""
     return Run(done.returncode, out, done.stderr)
 
 
-def imported(db: Path) -> Path:
-    """The example afternoon imported into `db` (quietly, fake embedder); returns db."""
-    res = egocli("--db", db, "import", EXAMPLE, "--start", "2026-11-28T13:00", "-q", EGOCLI_EMBEDDER="fake")
+def imported(db: Path, start: str = "2026-11-28T13:00") -> Path:
+    """The example afternoon imported into `db` from `start` (quietly, fake embedder); returns db."""
+    res = egocli("--db", db, "import", EXAMPLE, "--start", start, "-q", EGOCLI_EMBEDDER="fake")
     assert res.code == 0, res.err
     return db

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -105,8 +106,9 @@ def ask(ctx: typer.Context,
         service = AskService.from_settings(settings(ctx), warn=ui.warn, with_llm=req.llm)
         waiting.update("Preparing the log (vectors, summaries)...")
         prepared = service.prepare(store, req, scope)
-        if prepared.missing:
-            ui.warn(f"{prepared.missing} summaries missing in this scope: run `egocli summarize`")
+        if prepared.missing and _first_today(ctx, "summaries-missing"):
+            ui.warn(f"{prepared.missing} summaries missing in this scope: run `egocli summarize` "
+                    "(said once a day)")
         evidence = service.evidence(store, req, scope)
         stream = not json_ and not req.choices and sys.stdout.isatty() and not explain
         if req.llm:
@@ -116,17 +118,29 @@ def ask(ctx: typer.Context,
         waiting.update(f"Reading {n} event{'s' * (n != 1)} and {len(evidence.summaries)} summaries"
                        + (f", {req.votes} votes..." if req.choices else "..."))
 
+        shown: list[str] = []
+
         def show(token: str) -> None:
             waiting.done()
+            shown.append(token)
             print(token, end="", flush=True)
 
         result = service.answer(evidence, req, on_token=show if stream else None)
     if json_:
         ui.emit_json(to_json(result))
         return
-    if stream:
+    if shown:
         print()
-    render(result, explain, streamed=stream and bool(result.prompt_tokens))
+    # Printed again only if what streamed is not the final answer (it was corrected after streaming).
+    render(result, explain, streamed=bool(shown) and "".join(shown).strip() == result.text.strip())
+
+
+def _first_today(ctx: typer.Context, topic: str) -> bool:
+    """Whether advice on `topic` is due for this log today (it is given once a day per log)."""
+    from egocli.cli import notices
+
+    cfg = settings(ctx)
+    return notices.first_today(cfg.home, topic, str(Path(cfg.db).resolve()) if cfg.db else ":memory:")
 
 
 def register(app: typer.Typer) -> None:
