@@ -24,7 +24,11 @@ COMMAND_ORDER = ("import", "ingest", "log", "ask", "timeline", "summarize", "sta
                  "chess", "serve", "agent", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
 
 
-class EgoGroup(TyperGroup):
+START_HERE = ("Start here: `egocli doctor` checks that everything is in place; then `egocli import FILE.srt` "
+              "(a transcript) or `egocli ingest FILE.mp4` (a recording), and `egocli ask \"...\"`.")
+
+
+class EgoGroup(clickstyle.ClickStyleGroup):
     """The root group: Click-style help, and the one error boundary mapping EgoError (and a few
     stdlib failures) to `Error: ...` on stderr and its exit code. Click's own usage errors pass
     through, so Click prints the usage line and the message and exits 2."""
@@ -66,6 +70,7 @@ class EgoGroup(TyperGroup):
 app = typer.Typer(cls=EgoGroup, no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
                   rich_markup_mode=None,  # plain Click help: nothing from a help text is parsed as Rich markup
                   help="egocli: a local-first lifelog assistant for smart glasses.",
+                  epilog=START_HERE,
                   context_settings={"help_option_names": ["-h", "--help"]})
 
 

@@ -1,5 +1,6 @@
-"""Click-style help for the Typer command tree: metavars, usage names, command order, and the global
-options (--db, --quiet, --verbose) accepted after any command as well as before it."""
+"""Click-style help for the Typer command tree: metavars, usage names, command order, Click's wording for
+a bad number, help on stdout for a bare group, and the global options (--db, --quiet, --verbose) accepted
+after any command as well as before it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any, get_args, get_origin
 
 import typer
+from typer._click.exceptions import BadParameter
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from egocli.cli import ui
@@ -17,8 +19,61 @@ TIME_OPTIONS = frozenset({"since", "until", "at", "start"})
 _TYPE_NAMES = {int: "INTEGER", float: "FLOAT", str: "TEXT", Path: "PATH"}
 
 
+class ClickStyleGroup(TyperGroup):
+    """A group that, run without arguments, prints its help on stdout and exits 0 (as sqlite-utils does),
+    where Click prints it on stderr as a usage error (exit 2)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help(), color=ctx.color)
+            ctx.exit(0)
+        return super().parse_args(ctx, args)
+
+
+_NUMBER_NAMES = {int: "integer", float: "float"}
+
+
+def _in_click_words(param: Any, ctx: Any, value: Any, process: Any) -> Any:
+    """process(ctx, value), with Click's own words for a number that is not one ("'abc' is not a valid
+    integer."), where Typer passes on its validation library's ("Input should be a valid integer, ...")."""
+    try:
+        return process(ctx, value)
+    except BadParameter:
+        kind = _NUMBER_NAMES.get(_scalar(param.type_descriptor.annotation))
+        values = value if isinstance(value, (list, tuple)) else [value]
+        bad = next((v for v in values if isinstance(v, str) and not _reads_as(v, kind)), None) if kind else None
+        if bad is None:
+            raise
+        raise BadParameter(f"{bad!r} is not a valid {kind}.", ctx=ctx, param=param) from None
+
+
+def _scalar(annotation: Any) -> Any:
+    return get_args(annotation)[0] if get_origin(annotation) in (list, tuple) else annotation
+
+
+def _reads_as(text: str, kind: str) -> bool:
+    try:
+        (int if kind == "integer" else float)(text)
+    except ValueError:
+        return False
+    return True
+
+
+class ClickStyleOption(TyperOption):
+    """An option whose bad number is reported in Click's words."""
+
+    __slots__ = ()  # the same layout as TyperOption, so polish() can swap the class of a built option
+
+    def process_value(self, ctx: Any, value: Any) -> Any:
+        return _in_click_words(self, ctx, value, super().process_value)
+
+
 class ClickStyleArgument(TyperArgument):
-    """An argument shown as Click shows it: `PATHS...` when required, `[ROLES]...` when optional."""
+    """An argument shown as Click shows it: `PATHS...` when required, `[ROLES]...` when optional (and a
+    bad number reported in Click's words)."""
+
+    def process_value(self, ctx: Any, value: Any) -> Any:
+        return _in_click_words(self, ctx, value, super().process_value)
 
     def _usage_display_name(self) -> str:
         name = self.display_name_raw if self.required else f"[{self.display_name_raw}]"
@@ -51,11 +106,16 @@ def polish(command: Any, global_params: list[Any]) -> None:
     global options (so `egocli ingest FILE --quiet` works as well as `egocli --quiet ingest FILE`)."""
     for param in command.params:
         if isinstance(param, TyperArgument) and not isinstance(param, ClickStyleArgument):
-            param.__class__ = ClickStyleArgument  # same state, Click-style display only
+            param.__class__ = ClickStyleArgument  # same state, Click-style display and wording only
             if param.metavar is None:
                 param.metavar = (param.name or "value").upper()
-        elif isinstance(param, TyperOption) and param.metavar is None and not (param.is_flag or param.count):
-            param.metavar = option_metavar(param)
+        elif isinstance(param, TyperOption):
+            if type(param) is TyperOption:
+                param.__class__ = ClickStyleOption
+            if param.metavar is None and not (param.is_flag or param.count):
+                param.metavar = option_metavar(param)
+    if type(command) is TyperGroup:
+        command.__class__ = ClickStyleGroup  # run bare: help on stdout, exit 0
     if isinstance(command, TyperGroup):
         for sub in command.commands.values():
             polish(sub, global_params)

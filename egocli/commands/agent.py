@@ -58,4 +58,4 @@ def agent(ctx: typer.Context,
 
 def register(app: typer.Typer) -> None:
     """Attach `agent` to the root app."""
-    app.command("agent")(agent)
+    app.command("agent", short_help="Join a Janus VideoRoom as its wearer's assistant.")(agent)

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, LLM, open_store, settings
+from egocli.commands.common import JSON, LLM, open_store, settings, time_ms
 from egocli.core.errors import UsageError
 if TYPE_CHECKING:
     from egocli.reasoning import asker
-from egocli.core.timeutil import parse_time_ms
 
 
 def parse_videos(values: list[str] | None) -> dict[int, str]:
@@ -97,8 +96,8 @@ def ask(ctx: typer.Context,
     from egocli.reasoning import asker
     from egocli.reasoning.service import AskService
 
-    req = asker.AskRequest(_read_question(question), tuple(choice or ()), parse_time_ms(at), parse_time_ms(since),
-                           parse_time_ms(until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
+    req = asker.AskRequest(_read_question(question), tuple(choice or ()), time_ms("--at", at),
+                           time_ms("--since", since), time_ms("--until", until), parse_videos(video), votes, budget, not no_hcc, not no_tcot,
                            baseline, not no_symbolic, not no_llm)
     store = open_store(ctx, create=False)
     scope = AskService.scope(store, req)  # checks the question and scope before loading any model
@@ -145,4 +144,4 @@ def _first_today(ctx: typer.Context, topic: str) -> bool:
 
 def register(app: typer.Typer) -> None:
     """Attach `ask` to the root app."""
-    app.command("ask")(ask)
+    app.command("ask", short_help="Answer a question about the log, citing its events.")(ask)

@@ -30,7 +30,7 @@ chess_app = typer.Typer(cls=ChessGroup, help="What should I play? `egocli chess 
                         context_settings={"help_option_names": ["-h", "--help"]})
 
 
-@chess_app.command(ANALYSE)
+@chess_app.command(ANALYSE, short_help="(default) Read a board or a FEN; explain the best move.")
 def analyse_cmd(
     ctx: typer.Context,
     source: str = typer.Argument(None, help="Photo or video of a board, or '-' for an image on stdin."),
@@ -89,7 +89,7 @@ def _emit(result: Any, json_: bool) -> None:
     ui.emit_json(result.to_json()) if json_ else ui.emit_text(render(result))
 
 
-@chess_app.command("calibrate")
+@chess_app.command("calibrate", short_help="Fine-tune the square classifier to your own set.")
 def calibrate_cmd(
     ctx: typer.Context,
     photos: list[str] = typer.Argument(None, help="One or two photos of your board, from where you sit."),
@@ -115,4 +115,4 @@ def calibrate_cmd(
 
 def register(app: typer.Typer) -> None:
     """Attach the `chess` group to the root app."""
-    app.add_typer(chess_app, name="chess")
+    app.add_typer(chess_app, name="chess", short_help="What should I play? Reads the board, asks Stockfish.")

@@ -50,6 +50,15 @@ def open_store(ctx: typer.Context, create: bool = True) -> Store:
     return store
 
 
+def time_ms(option: str, text: str | None) -> int | None:
+    """A time option's value as epoch ms (None passes through); a phrase that cannot be read is a usage
+    error naming the option ("--since: cannot read the time 'blurgh' ...")."""
+    try:
+        return parse_time_ms(text)
+    except UsageError as ex:
+        raise UsageError(f"{option}: {ex}") from None
+
+
 def output_format(json_: bool, jsonl: bool) -> str:
     """'json', 'jsonl' or 'text'."""
     if json_ and jsonl:
@@ -62,7 +71,7 @@ def event_filter(since: str | None, until: str | None, modality: list[str] | Non
     """Build an EventFilter from the common flags, checking the time range."""
     from egocli.store import EventFilter
 
-    since_ms, until_ms = parse_time_ms(since), parse_time_ms(until)
+    since_ms, until_ms = time_ms("--since", since), time_ms("--until", until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")
     if limit is not None and limit < 1:

@@ -15,7 +15,7 @@ def _show(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-@app.command("get")
+@app.command("get", short_help="Print one setting (or the whole file without a KEY).")
 def get(key: str = typer.Argument(None, help="A dotted key: models.llm, privacy.redact, db, ...")) -> None:
     """Print one setting (or the whole file without a KEY); exit 1 if it is not set.
 

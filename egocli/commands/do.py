@@ -56,4 +56,4 @@ def do(ctx: typer.Context,
 
 def register(app: typer.Typer) -> None:
     """Attach `do` to the root app."""
-    app.command("do")(do)
+    app.command("do", short_help="Ask the assistant to do something with its tools.")(do)

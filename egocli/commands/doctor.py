@@ -35,4 +35,4 @@ def doctor(ctx: typer.Context, json_: bool = JSON) -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `doctor` to the root app."""
-    app.command("doctor")(doctor)
+    app.command("doctor", short_help="Check that everything egocli needs is here; start here.")(doctor)

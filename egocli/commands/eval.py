@@ -61,4 +61,4 @@ def eval_(ctx: typer.Context,
 
 def register(app: typer.Typer) -> None:
     """Attach `eval` to the root app."""
-    app.command("eval")(eval_)
+    app.command("eval", short_help="Score ask on question files: accuracy, recall, latency.")(eval_)

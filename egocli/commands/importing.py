@@ -7,8 +7,7 @@ from pathlib import Path
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, index_new_events, open_store, settings
-from egocli.core.timeutil import parse_time_ms
+from egocli.commands.common import JSON, index_new_events, open_store, settings, time_ms
 
 
 def import_(ctx: typer.Context,
@@ -33,7 +32,7 @@ def import_(ctx: typer.Context,
 
     store = open_store(ctx)
     paths = expand_folders(paths, fmt)
-    results = list(ui.track(import_paths(store, paths, fmt, parse_time_ms(start), source_name, replace),
+    results = list(ui.track(import_paths(store, paths, fmt, time_ms("--start", start), source_name, replace),
                             "importing", total=len(paths)))
     failed = [r for r in results if r.status == "failed"]
     if any(r.status in ("imported", "replaced") for r in results):
@@ -58,4 +57,4 @@ def import_(ctx: typer.Context,
 
 def register(app: typer.Typer) -> None:
     """Attach `import` to the root app."""
-    app.command("import")(import_)
+    app.command("import", short_help="Import transcripts (srt, vtt, csv, jsonl) into the log.")(import_)

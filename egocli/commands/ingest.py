@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, open_store, settings
+from egocli.commands.common import JSON, open_store, settings, time_ms
 from egocli.core.errors import UsageError
 
 if TYPE_CHECKING:
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from egocli.ingest.indexing import BackgroundIndexer
     from egocli.ingest.pipeline import Ingestor, IngestResult
     from egocli.store import Store
-from egocli.core.timeutil import parse_time_ms
 
 
 def ingest(ctx: typer.Context,
@@ -54,7 +53,7 @@ def ingest(ctx: typer.Context,
 
     cfg = settings(ctx)
     rules = FrameRules() if scene_threshold is None else FrameRules(scene_threshold=scene_threshold)
-    opts = IngestOptions(fps=fps, start_ms=parse_time_ms(start), source_name=source_name,
+    opts = IngestOptions(fps=fps, start_ms=time_ms("--start", start), source_name=source_name,
                          keep_frames=keep_frames, audio=not no_audio, video=not no_video,
                          rules=rules, text_gate=not no_text_gate,
                          redaction=None if no_redact else RedactionPolicy.from_settings(cfg))
@@ -169,4 +168,4 @@ def _profile_table(results: list[IngestResult]) -> str:
 
 def register(app: typer.Typer) -> None:
     """Attach `ingest` to the root app."""
-    app.command("ingest")(ingest)
+    app.command("ingest", short_help="Turn recordings into visual, text and speech events.")(ingest)

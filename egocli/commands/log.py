@@ -8,9 +8,8 @@ import typer
 
 from egocli.cli import ui
 from egocli.commands.common import (JSON, JSONL, MODALITY, SINCE, SOURCE, UNTIL, check_filter, event_filter,
-                                    event_row, open_store, output_format, settings)
+                                    event_row, open_store, output_format, settings, time_ms)
 from egocli.core.errors import UsageError
-from egocli.core.timeutil import parse_time_ms
 
 log_app = typer.Typer(help="Read and write the event log.", no_args_is_help=True)
 COLUMNS = ("id", "time", "modality", "source", "content")
@@ -44,7 +43,7 @@ def _say_how_many(shown: int, total: int, oldest: bool) -> None:
         ui.status(f"showing {shown} of {total} events, {'oldest' if oldest else 'newest'} first (--limit N for more)")
 
 
-@log_app.command("search")
+@log_app.command("search", short_help="Full-text search, best match first.")
 def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to find (FTS5 syntax allowed)."),
            since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
            limit: int = typer.Option(20, "--limit", "-n", help="At most N hits."),
@@ -75,7 +74,7 @@ def search(ctx: typer.Context, query: str = typer.Argument(..., help="Words to f
         ui.status("no events match")
 
 
-@log_app.command("show")
+@log_app.command("show", short_help="Show one event (and its neighbours with -C N).")
 def show(ctx: typer.Context, event_id: int = typer.Argument(..., help="Event id."),
          context: int = typer.Option(0, "--context", "-C", help="Also N neighbours either side."),
          json_: bool = JSON, jsonl: bool = JSONL) -> None:
@@ -113,9 +112,9 @@ def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or -
 
     store = open_store(ctx)
     if text == "-":
-        ids = logbook.add_jsonl(store, sys.stdin, anchor_ms=parse_time_ms(at))
+        ids = logbook.add_jsonl(store, sys.stdin, anchor_ms=time_ms("--at", at))
     else:
-        ids = [logbook.add_text(store, text, modality, parse_time_ms(at))]
+        ids = [logbook.add_text(store, text, modality, time_ms("--at", at))]
     if json_:
         ui.emit_json({"ids": ids})
     else:
@@ -123,7 +122,7 @@ def add(ctx: typer.Context, text: str = typer.Argument(..., help="The text, or -
     ui.status(f"added {len(ids)} event(s)")
 
 
-@log_app.command("export")
+@log_app.command("export", short_help="Export events to stdout: jsonl, csv, srt or vtt.")
 def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f", metavar="[jsonl|csv|srt|vtt]",
             help="Output format."),
             since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY, source: str = SOURCE,
@@ -146,7 +145,7 @@ def export_(ctx: typer.Context, fmt: str = typer.Option("jsonl", "--format", "-f
         sys.stdout.write(chunk)
 
 
-@log_app.command("forget")
+@log_app.command("forget", short_help="Delete events, their index rows and media, for good.")
 def forget(ctx: typer.Context, since: str = SINCE, until: str = UNTIL, modality: list[str] = MODALITY,
            source: str = SOURCE, yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
            all_: bool = typer.Option(False, "--all", help="Allow forgetting everything (no filter).")) -> None:

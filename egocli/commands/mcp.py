@@ -54,4 +54,4 @@ def _print_config(ctx: typer.Context, allow_writes: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `mcp` to the root app."""
-    app.command("mcp")(mcp)
+    app.command("mcp", short_help="Run an MCP server on stdin/stdout with egocli's tools.")(mcp)

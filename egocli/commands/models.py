@@ -109,6 +109,6 @@ def register(app: typer.Typer) -> None:
     """Add the `models` command group."""
     group = typer.Typer(help="Local models: list what each role uses, check that they load and run.",
                         no_args_is_help=True)
-    group.command("list")(list_models)
-    group.command("check")(check_models)
-    app.add_typer(group, name="models")
+    group.command("list", short_help="Each role's backend, model, file, size and licence.")(list_models)
+    group.command("check", short_help="Load and run each model; exit 1 if any role failed.")(check_models)
+    app.add_typer(group, name="models", short_help="Local models: what each role uses; check that they run.")

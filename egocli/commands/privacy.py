@@ -15,7 +15,7 @@ retention_app = typer.Typer(help="How long events are kept.", no_args_is_help=Tr
 MODALITY_ONE = typer.Option(None, "--modality", "-m", help="Only this modality (default: every modality).")
 
 
-@privacy_app.command("report")
+@privacy_app.command("report", short_help="What is stored, how old, and where egocli may connect.")
 def report(ctx: typer.Context, json_: bool = JSON) -> None:
     """What is stored and how old, redaction, retention, encryption, network addresses (a table on a terminal).
 
@@ -36,7 +36,7 @@ def report(ctx: typer.Context, json_: bool = JSON) -> None:
         ui.emit_text(rep.render(doc))
 
 
-@retention_app.command("set")
+@retention_app.command("set", short_help="Keep events (of one modality) for at most AGE.")
 def retention_set(ctx: typer.Context, age: str = typer.Argument(..., help="Keep for: 12h, 30d, 6w, 3m, 1y."),
                   modality: str = MODALITY_ONE) -> None:
     """Keep events (of one modality) for at most AGE; older ones are removed from now on.
@@ -91,7 +91,7 @@ def retention_clear(ctx: typer.Context, modality: str = MODALITY_ONE) -> None:
     ui.emit_text(f"rule for {modality or 'all modalities'} removed")
 
 
-@retention_app.command("apply")
+@retention_app.command("apply", short_help="Remove expired events, their media and summaries now.")
 def retention_apply(ctx: typer.Context, json_: bool = JSON) -> None:
     """Remove expired events, their media and the summaries that covered them, now.
 

@@ -67,7 +67,7 @@ def delete(ctx: typer.Context, reminder_id: int = REMINDER_ID,
     ui.emit_text(f"deleted: {item.text}")
 
 
-@app.command("export")
+@app.command("export", short_help="Export reminders as an iCalendar (.ics) file.")
 def export(ctx: typer.Context,
            ics: bool = typer.Option(True, "--ics", hidden=True, help="iCalendar (the only format; accepted)."),
            output: Path = typer.Option(None, "--output", "-o", help="Write to this file (default: stdout)."),

@@ -80,4 +80,4 @@ def _exit_without_waiting_for_model_loads() -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `serve` to the root app."""
-    app.command("serve")(serve)
+    app.command("serve", short_help="Serve the live page: camera and microphone in, answers out.")(serve)

@@ -33,7 +33,7 @@ def list_(ctx: typer.Context, json_: bool = JSON, jsonl: bool = JSONL) -> None:
         ui.status("no sources yet (egocli import / egocli ingest add them)")
 
 
-@app.command("remove")
+@app.command("remove", short_help="Delete a source with its events and media, for good.")
 def remove(ctx: typer.Context,
            source: str = typer.Argument(..., help="The source's id or name (`egocli sources list`)."),
            yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask.")) -> None:

@@ -33,4 +33,4 @@ def stats(ctx: typer.Context, json_: bool = JSON) -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `stats` to the root app."""
-    app.command("stats")(stats)
+    app.command("stats", short_help="Events per modality and per day, sources, size, schema.")(stats)

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings
+from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings, time_ms
 from egocli.core.errors import ModelError, UsageError
-from egocli.core.timeutil import format_local, parse_time_ms
+from egocli.core.timeutil import format_local
 
 if TYPE_CHECKING:
     from egocli.models.base import TextModel
@@ -53,7 +53,7 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
     from egocli.models import registry
     from egocli.reasoning import hcc, retrieval
 
-    lo, hi = parse_time_ms(since), parse_time_ms(until)
+    lo, hi = time_ms("--since", since), time_ms("--until", until)
     if lo is not None and hi is not None and lo >= hi:
         raise UsageError("--since must be before --until")
     store = open_store(ctx, create=False)
@@ -118,4 +118,4 @@ def _build(store: Store, model: TextModel | None, embedder: Any, lo: int | None,
 
 def register(app: typer.Typer) -> None:
     """Attach `summarize` to the root app."""
-    app.command("summarize")(summarize)
+    app.command("summarize", short_help="Build the hour/day/week summaries that ask uses.")(summarize)

@@ -38,4 +38,4 @@ def _ready(url: str, open_: bool, db: object) -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `timeline` to the root app."""
-    app.command("timeline")(timeline)
+    app.command("timeline", short_help="Serve the timeline page for browsing the log.")(timeline)

@@ -96,4 +96,4 @@ def _write_crop(path: str, pixels: object) -> None:
 
 def register(app: typer.Typer) -> None:
     """Attach `what` to the root app."""
-    app.command("what")(what)
+    app.command("what", short_help="Resolve \"this\": what the pointing finger points at.")(what)
