@@ -1,5 +1,6 @@
-"""The lexicon: egocli's words in one data file (core/data/lexicon.toml), read once, and the rewriting of
-everyday question phrasings into the words the question forms are written in."""
+"""The lexicon: egocli's words in one data file (core/data/lexicon.toml), read once; the one tokenizer and
+stemmer every matcher uses; and the rewriting of everyday question phrasings into the words the question forms
+are written in. Modules that name a word list (terms, actions, scope, timephrases, words) take it from here."""
 
 from __future__ import annotations
 
@@ -8,18 +9,41 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Lexicon:
-    """The lexicon's lists and rules, compiled."""
+    """The lexicon's lists, tables and rules, compiled."""
 
     rewrites: tuple[tuple[re.Pattern[str], str], ...]
     """Question phrasings -> canonical words, applied in order."""
-    filler: frozenset[str]
-    """Words said for politeness or stress that name nothing to look for ('now', 'again', 'actually')."""
-    indefinite: frozenset[str]
-    """Pronouns that stand for any person, thing or place ('anyone', 'something')."""
+    words: dict[str, frozenset[str]]
+    """Word lists by name: filler, indefinite, plan_light."""
+    stopwords: dict[str, frozenset[str]]
+    """Stop-word lists by use: search, citation, question, request, match."""
+    synonyms: dict[str, str]
+    """Everyday equivalents, after stemming ('meds' -> 'medication')."""
+    irregular: dict[str, str]
+    """Irregular verb forms -> base form."""
+    unstemmed: frozenset[str]
+    """Plurals that are not their singular ('glasses')."""
+    light: frozenset[str]
+    """Stems of light verbs and occasion nouns."""
+    numbers: tuple[str, ...]
+    """Number words from zero, in order."""
+    medicines: dict[str, tuple[str, ...]]
+    """A medicine kind's words -> its medicines."""
+    verbs: dict[str, Any]
+    """Verb classes (list of lines) and the word sets of phrasal verbs: particles, prepositions, ..."""
+    time: dict[str, Any]
+    """Weekdays, months, parts and moments of the day, quantities, duration units."""
+    kinds: dict[str, Any]
+    """Nouns that name a kind of event."""
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
 
 
 @cache
@@ -27,8 +51,51 @@ def lexicon() -> Lexicon:
     """The lexicon (read from the package's data file once per process)."""
     raw = tomllib.loads(resources.files("egocli.core").joinpath("data/lexicon.toml").read_text(encoding="utf-8"))
     rules = tuple((re.compile(pattern), replacement) for pattern, replacement in raw["rewrite"]["rules"])
-    words = raw["words"]
-    return Lexicon(rules, frozenset(words["filler"].split()), frozenset(words["indefinite"].split()))
+    verbs = {k: (v if k == "classes" else _words(v)) for k, v in raw["verbs"].items()}
+    time = {**raw["time"], "weekdays": tuple(raw["time"]["weekdays"].split()),
+            "months": tuple(raw["time"]["months"].split()),
+            "parts": {k: tuple(v) for k, v in raw["time"]["parts"].items()},
+            "moments": {k: tuple(v) for k, v in raw["time"]["moments"].items()}}
+    return Lexicon(rules, {k: _words(v) for k, v in raw["words"].items()},
+                   {k: _words(v) for k, v in raw["stopwords"].items()}, dict(raw["synonyms"]), dict(raw["irregular"]),
+                   _words(raw["stems"]["unstemmed"]), _words(raw["stems"]["light"]),
+                   tuple(raw["stems"]["numbers"].split()),
+                   {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
+                   dict(raw["kinds"]))
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens (possessive 's dropped): the one tokenizer of egocli's matchers."""
+    return [t.split("'")[0] for t in _TOKEN.findall(text.lower())]
+
+
+def stem(word: str) -> str:
+    """A light English stemmer: plurals, -ing, -ed, a final -e and doubled consonants go, so that
+    'added'/'adding'/'add', 'tomatoes'/'tomato', 'chopped'/'chop', 'baked'/'bake' agree."""
+    lex = lexicon()
+    w = lex.irregular.get(word.lower(), word.lower())
+    if w in lex.unstemmed:
+        return w
+    if len(w) > 4 and w.endswith(("ies", "ied")):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith("sses"):
+        w = w[:-2]
+    elif len(w) > 4 and w.endswith("oes"):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) > 4 and w.endswith("ed"):
+        w = w[:-2]
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 2 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]
+    return w
 
 
 def rewrite(question: str) -> str:

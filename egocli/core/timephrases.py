@@ -11,19 +11,16 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+from egocli.core.lexicon import lexicon
+
+_TIME = lexicon().time
+WEEKDAYS: tuple[str, ...] = _TIME["weekdays"]
 _WEEKDAY_ABBR = {d[:3]: d for d in WEEKDAYS} | {"tues": "tuesday", "thur": "thursday", "thurs": "thursday"}
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december")
-# Part of the day -> (start hour, start minute). "night" starts in the evening.
-PARTS = {"morning": (5, 0), "afternoon": (12, 0), "evening": (18, 0), "night": (18, 0), "tonight": (18, 0),
-         "noon": (12, 0), "midday": (12, 0), "midnight": (0, 0), "lunchtime": (12, 0), "lunch": (12, 0)}
-NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-                "thirty": 30, "forty": 40, "fifty": 50, "half an": 0.5, "half a": 0.5, "a couple of": 2,
-                "couple of": 2, "a few": 3, "few": 3}
-UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
-                "day": 86400, "d": 86400, "week": 604800, "wk": 604800, "w": 604800}
+MONTHS: tuple[str, ...] = _TIME["months"]
+PARTS: dict[str, tuple[int, int]] = _TIME["moments"]
+"""Part of the day -> (start hour, start minute). "night" starts in the evening."""
+NUMBER_WORDS: dict[str, float] = _TIME["quantities"]
+UNIT_SECONDS: dict[str, int] = _TIME["units"]
 _NUM = r"(\d+(?:\.\d+)?|" + "|".join(sorted(map(re.escape, NUMBER_WORDS), key=len, reverse=True)) + r")"
 _UNIT = r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|[smhdw])"
 _AGO = re.compile(rf"^{_NUM}\s*{_UNIT}(?:\s+and\s+a\s+half)?\s+(ago|before now|earlier)$")

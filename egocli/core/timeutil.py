@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timezone
 
 from egocli.core.errors import UsageError
+from egocli.core.lexicon import lexicon
 
 UNITS_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000, "w": 604_800_000}
 _UNIT_WORDS = {
@@ -16,7 +17,7 @@ _UNIT_WORDS = {
     "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
     "d": "d", "day": "d", "days": "d", "w": "w", "week": "w", "weeks": "w",
 }
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+WEEKDAYS = list(lexicon().time["weekdays"])
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)\s*([a-z]+)$", re.I)
 
 

@@ -13,40 +13,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from egocli.core.lexicon import lexicon
 from egocli.reasoning import terms
 
-_CLASSES = [
-    "take get grab fetch collect pick_up pick obtain board catch",
-    "put place set lay leave drop rest put_down set_down place_down lay_down",
-    "put_away store stash tidy put_back return replace",
-    "put_in insert load",
-    "take_out remove take_off unload extract",
-    "cut slice chop dice carve mince trim halve",
-    "wash rinse clean scrub cleanse",
-    "dry wipe towel",
-    "open unlock unwrap uncover unscrew unzip unseal",
-    "close shut lock cover screw seal zip",
-    "turn_on switch_on start ignite",
-    "turn_off switch_off extinguish",
-    "fill refill fill_up top_up",
-    "pour tip empty drain",
-    "mix stir whisk blend beat combine",
-    "eat consume bite",
-    "drink sip swallow",
-    "speak talk chat tell say discuss call phone ring dial ring_up",
-    "buy purchase",
-    "cook fry boil bake roast grill heat warm simmer",
-    "throw throw_away discard dispose",
-    "move carry transfer bring",
-    "look see check inspect examine watch view",
-    "read browse",
-    "walk stroll",
-    "arrive reach enter",
-    "cycle ride bike",
-    "drive",
-    "peel",
-    "squeeze press",
-]
+_VERBS = lexicon().verbs
+_CLASSES = _VERBS["classes"]
 CLASS: dict[str, str] = {}
 """Verb (stemmed, a particle joined with '_') -> its class: the class's first verb."""
 for _line in _CLASSES:
@@ -56,13 +27,11 @@ for _line in _CLASSES:
         _key = "_".join([terms.stem(_verb), *_particle])
         CLASS.setdefault(_key, _verbs[0])
 
-PARTICLES = frozenset({"up", "down", "away", "back", "out", "off", "on", "in"})
+PARTICLES = _VERBS["particles"]
 """Words that make a phrasal verb with the verb before them ('turn on', 'take out')."""
-PREPOSITIONS = frozenset({"in", "into", "inside", "on", "onto", "under", "underneath", "at", "by", "beside",
-                          "behind", "next", "near", "from", "to", "towards", "with", "of", "off", "out",
-                          "for", "over", "through", "back", "across", "between", "and", "then"})
+PREPOSITIONS = _VERBS["prepositions"]
 """Words that end the phrase naming the thing acted on."""
-PLACING = frozenset({"put", "put_away", "put_in", "move", "pour", "throw"})
+PLACING = _VERBS["placing"]
 """Classes of verbs that leave a thing somewhere (their events answer 'where is it')."""
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[,;.:!?()\u2014-]")
 
@@ -132,7 +101,7 @@ def _term(word: str) -> str:
 
 SENSED = {"speech": "speak", "visual": "look"}
 """The act an event's modality is itself: a transcript is speaking, a frame is seeing."""
-_CLAUSE = frozenset({",", ";", ".", ":", "and", "then", "i", "we", "you", "he", "she", "they", "\u2014", "-", "("})
+_CLAUSE = _VERBS["clause"]
 
 
 def verbs_of(text: str, modality: str | None = None) -> set[str]:
@@ -154,13 +123,7 @@ def verbs_of(text: str, modality: str | None = None) -> set[str]:
     return out
 
 
-_GERUND_TAKERS = frozenset({
-    "am", "is", "are", "was", "were", "be", "been", "m", "still", "also", "now", "while", "when", "after",
-    "before", "by", "without", "since", "continue", "continues", "continued", "keep", "keeps", "kept",
-    "start", "starts", "started", "stop", "stops", "stopped", "finish", "finishes", "finished", "begin",
-    "begins", "began", "resume", "resumes", "resumed", "try", "tries", "tried", "go", "goes", "went",
-    "done", "spend", "spent", "enjoy", "enjoyed", "avoid", "avoided", "remember", "forgot", "quit", "like",
-    "liked", "love", "loved", "hate", "hated", "mind", "practise", "practised", "practice", "practiced"})
+_GERUND_TAKERS = _VERBS["gerund_takers"]
 """Words after which an -ing word is an act ('continue washing', 'after cutting', 'was measuring')."""
 
 
@@ -211,8 +174,7 @@ def names_head(text: str, head: str, compound: set[str]) -> bool:
     return mentions > sum(1 for w in follows if w in compound)
 
 
-LOCATIVE = frozenset({"in", "into", "inside", "on", "onto", "under", "underneath", "at", "by", "beside", "behind",
-                      "next", "near", "back"})
+LOCATIVE = _VERBS["locative"]
 """Prepositions that name where a thing was left."""
 
 

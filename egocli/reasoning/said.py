@@ -73,7 +73,7 @@ def _spoken_by(asked: Asked, speaker: str) -> list[Event]:
 def planned(asked: Asked, plan: QuestionPlan) -> Finding:
     """'When am I seeing Anna?', 'what's happening next Tuesday?': the line that said the plan, the latest
     that names what is asked (and the day, when one is named), a line saying when counting most."""
-    words = [w for w in terms.words(plan.action) if w not in lexicon().filler]
+    words = [w for w in terms.words(plan.action) if w not in lexicon().words["filler"]]
     days = list(dict.fromkeys(w for w in [*words, *terms.words(asked.question)] if w in _DAY_WORDS))
     content = terms.terms(" ".join(w for w in words if w not in _DAY_WORDS and w not in _PLAN_LIGHT))
     query = " ".join(dict.fromkeys([*days, *(w for w in words if w not in _DAY_WORDS and w not in terms.STOP
@@ -104,9 +104,8 @@ def planned(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"the plan, as said or written: {lines}")
 
 
-_DAY_WORDS = frozenset("monday tuesday wednesday thursday friday saturday sunday tomorrow weekend".split())
-_PLAN_LIGHT = frozenset("next coming happening doing planned booked arranged on got have going see seeing meet "
-                        "meeting week what when time day".split())
+_DAY_WORDS = frozenset([*lexicon().time["weekdays"], "tomorrow", "weekend"])
+_PLAN_LIGHT = lexicon().words["plan_light"]
 """Words of a plan question that say it is a plan, not what the plan is."""
 _WHEN_SAID = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|at \d|"
                         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'clock|booked|appointment|coming|will|going to)\b")

@@ -7,15 +7,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from egocli.core.errors import NotFound, UsageError
+from egocli.core.lexicon import lexicon
 from egocli.store import Store
 from egocli.core.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
-DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "few": 3, "couple of": 2}
+DAY_PARTS: dict[str, tuple[int, int]] = lexicon().time["parts"]
+"""Part of the day -> (first hour, hour after the last)."""
+_NUMBERS: dict[str, float] = lexicon().time["quantities"]
+"""How many a word says ('a couple of days ago')."""
 _UNIT_MS = {"minute": 60_000, "hour": 3_600_000, "day": 86_400_000, "week": 604_800_000}
-_NUM = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|few|couple of)"
+_NUM = r"(\d+|" + "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True)) + ")"
 _AGO = re.compile(rf"\b{_NUM}\s+(minute|hour|day|week)s?\s+ago\b")
 _PAST = re.compile(rf"\b(?:in the|over the|during the)\s+(?:last|past)\s+(?:{_NUM}\s+)?(minute|hour|day|week)s?\b")
 _WEEKDAY = re.compile(r"\b(last|on|this past|this)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
 from egocli.reasoning import actions, terms
 from egocli.reasoning.evidence import Pool, Query
@@ -320,7 +321,7 @@ def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:
                    f"{say_duration(total)} in all")
 
 
-MODALITY_NOUNS = {"note": "note", "notes": "note", "reminder": "tool", "transcript": "speech"}
+MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]
 """Nouns that name a kind of event rather than its content ('my first note' is the oldest note)."""
 
 

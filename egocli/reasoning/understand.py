@@ -46,7 +46,7 @@ def by_rules(question: str, scope: Scope | None = None) -> QuestionPlan | None:
 
 def _cleaned(plan: QuestionPlan) -> QuestionPlan:
     """A plan whose slots lose the filler words that name nothing ('my keys now' looks for the keys)."""
-    filler = lexicon().filler | lexicon().indefinite
+    filler = lexicon().words["filler"] | lexicon().words["indefinite"]
 
     def clean(text: str) -> str:
         kept = [w for w in text.split() if w.strip(",.?!") not in filler]
@@ -102,9 +102,9 @@ def schema() -> dict:
     names = [f.name for f in forms.FORMS] + [OPEN]
     return {"type": "object", "properties": {
         "form": {"type": "string", "enum": names},
-        "action": {"type": "string", "maxLength": 80},
+        "action": {"type": "string"},
         "relation": {"type": "string", "enum": list(RELATIONS)},
-        "other": {"type": "string", "maxLength": 80}},
+        "other": {"type": "string"}},
         "required": ["form", "action", "relation", "other"]}
 
 
