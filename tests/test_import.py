@@ -30,7 +30,7 @@ def test_batch_reports_failures_and_keeps_going(cli, files):
     assert f"Error: {files / 'bad.srt'}:6: malformed cue timing '00:00:03,000 -> 00:00:04,000'" in errors
     assert any("nocols.csv:1: CSV needs a start column" in e for e in errors)
     assert any("missing.srt: no such file" in e for e in errors)
-    assert "3 ok, 3 failed" in res.stderr
+    assert "3 imported, 3 failed" in res.stderr
     rows = [json.loads(x) for x in cli("log", "list", "--jsonl", "--oldest").stdout.splitlines()]
     assert [r["content"] for r in rows] == ["open door", "Hello there", "turn on light",
                                             "five seconds in", "General Kenobi"]

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from egocli.cli import ui
 from egocli.commands.common import JSON, index_new_events, open_store, settings, time_ms
+
+if TYPE_CHECKING:
+    from egocli.usecases.importing import ImportResult
 
 
 def import_(ctx: typer.Context,
@@ -50,9 +54,20 @@ def import_(ctx: typer.Context,
     for r in results:
         if r.note and r.status in ("imported", "replaced"):
             ui.warn(f"{r.path}: {r.note}")
-    ui.status(f"{len(results) - len(failed)} ok, {len(failed)} failed")
+    ui.status(tally(results))
     if failed:
         raise typer.Exit(1)
+
+
+def tally(results: list[ImportResult]) -> str:
+    """'2 imported, 1 already in the log, 1 failed': what became of each input (zero counts left out,
+    but for the imported)."""
+    count = {status: sum(r.status == status for r in results) for status in ("imported", "replaced", "skipped", "failed")}
+    parts = [f"{count['imported']} imported"]
+    parts += [f"{count['replaced']} replaced"] if count["replaced"] else []
+    parts += [f"{count['skipped']} already in the log"] if count["skipped"] else []
+    parts += [f"{count['failed']} failed"] if count["failed"] else []
+    return ", ".join(parts)
 
 
 def register(app: typer.Typer) -> None:

@@ -74,11 +74,12 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
         with ui.Waiting(f"Loading the summarizer model for {len(todo)} summaries..."):
             model = registry.load("summarizer", conf)
     built, name = _build(store, model, embedder, lo, hi, todo)
-    doc = {"summaries_built": built, "events_embedded": embedded, "summarizer": name}
+    used = name if built else None  # nothing built: no summarizer was used, whatever would have been
+    doc = {"summaries_built": built, "events_embedded": embedded, "summarizer": used}
     if json_:
         ui.emit_json(doc)
     else:
-        ui.emit_text(f"{built} summaries built, {embedded} events embedded ({name})")
+        ui.emit_text(f"{built} summaries built, {embedded} events embedded" + (f" ({used})" if used else ""))
 
 
 def _label(chunk: Chunk) -> str:

@@ -143,7 +143,7 @@ def reminder_add(ctx: ToolContext, text: str, due: str, place: str = "") -> Tool
         raise ToolError(str(ex)) from ex
     r = rem.add_reminder(ctx.store, text, due_ms, place, ctx.now())
     where = f" in {r.place}" if r.place else ""
-    return ToolResult(r.to_json(), f"I'll remind you to {r.text}{where} at {_when(r.due_ms)}.")
+    return ToolResult(r.to_json(), f"Reminder set for {rem.when_said(r.due_ms, ctx.now())}: {r.text}{where}.")
 
 
 @tool()

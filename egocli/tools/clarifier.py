@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from egocli.core.words import REQUEST_FILLER
+from egocli.tools.reminders import in_users_words
 
 _WORD = re.compile(r"[a-z0-9']+")
 DEICTIC = frozenset("it this that these those there here him her them".split())
@@ -45,7 +46,10 @@ _FEN = re.compile(r"[pnbrqkPNBRQK1-8]+(?:/[pnbrqkPNBRQK1-8]+){7}"
 
 def normalise(request: str, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     """Arguments completed from the user's own words: a FEN the model copied only in part becomes
-    the user's whole FEN (side to move, castling...). Nothing is invented, nothing else changes."""
+    the user's whole FEN (side to move, castling...), a reminder's text gets the user's casing ('call Mum',
+    where the model wrote 'call mum'). Nothing is invented, nothing else changes."""
+    if tool == "reminder_add" and isinstance(args.get("text"), str):
+        return {**args, "text": in_users_words(args["text"], request)}
     fen = args.get("fen") if tool == "chess_analyse" else None
     if not isinstance(fen, str) or not fen.strip():
         return args

@@ -73,6 +73,30 @@ def parse_due(text: str, now_ms: int) -> int:
     return to_ms(due)
 
 
+def in_users_words(text: str, request: str) -> str:
+    """The reminder's text as the user wrote it: the model's words ('call mum') with the casing they
+    have in the request ('remind me to call Mum'); words the user never said stay as the model wrote them."""
+    words = text.split()
+    if not words:
+        return text
+    whole = re.search(r"(?<!\w)" + r"\s+".join(map(re.escape, words)) + r"(?!\w)", request, re.I)
+    if whole:
+        return whole.group(0)
+    said: dict[str, set[str]] = {}
+    for word in re.findall(r"[\w'-]+", request):
+        said.setdefault(word.lower(), set()).add(word)
+    return " ".join(next(iter(said[w.lower()])) if len(said.get(w.lower(), ())) == 1 else w for w in words)
+
+
+def when_said(due_ms: int, now_ms: int) -> str:
+    """A due time as a reply says it: 'today at 18:00', 'tomorrow at 09:30', 'Fri 04 Dec at 12:00'
+    (with the year when it is not this year's)."""
+    due, now = from_ms(due_ms).astimezone(), from_ms(now_ms).astimezone()
+    days = (due.date() - now.date()).days
+    day = {0: "today", 1: "tomorrow"}.get(days) or due.strftime("%a %d %b" + (" %Y" if due.year != now.year else ""))
+    return f"{day} at {due:%H:%M}"
+
+
 def _source(store: Store) -> int:
     src = store.find_source(kind="assistant", name="assistant")
     return src.id if src else store.add_source("assistant", "assistant", status="done").id

@@ -54,7 +54,7 @@ def test_a_batch_with_bad_files_reports_each_by_line_and_finishes_the_rest(run, 
         assert len(mine) == 1, (name, errors)
         assert "unexpected" not in mine[0] and "ends before it starts" not in mine[0]
     assert len(errors) == len(BAD)
-    assert f"2 ok, {len(BAD)} failed" in res.stderr
+    assert f"2 imported, {len(BAD)} failed" in res.stderr
     assert sorted(r[0] for r in _query(db, "SELECT content FROM events")) == ["g1 one", "g1 two", "g2 one", "g2 two"]
     assert _query(db, "SELECT count(DISTINCT event_id) FROM event_vectors") == [(4,)]
 
