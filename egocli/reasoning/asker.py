@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel, TextModel
-from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot
+from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot, voice
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.reasoning.understand import Parser
@@ -157,10 +157,15 @@ def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: floa
 def _template(ctx: Context, req: AskRequest, started: float) -> Answer:
     """Without the model and without a symbolic answer: the best retrieved event, or nothing."""
     best = best_hit(ctx) if ctx.relevant and not req.choices else None
-    text = f"{best.content} ({format_local(best.start_ms)})" if best is not None else NOTHING
+    text = _with_time(best, ctx) if best is not None else NOTHING
     cites = [citation(ctx, best)] if best is not None else []
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx, 0, 0,
                   time.perf_counter() - started, decided_by="template" if best is not None else "none")
+
+
+def _with_time(ev: Event, ctx: Context) -> str:
+    """An event as an answer: its words and when, as people say it ('toast bread, yesterday at 18:41.')."""
+    return voice.sentence(f"{ev.content.rstrip('. ')}, {voice.when(ev.start_ms, ctx.scope.at_ms)}")
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -226,19 +231,19 @@ def _open(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, st
     misquoted = line is not None and (not on_topic(source, ctx) if source is not None else quotes_summary(line, ctx))
     if not declined and misquoted and (best := best_hit(ctx)) is not None:
         source, streamed = best, []  # the model quoted the wrong line: the best retrieved event answers
-        text = f"{best.content} ({format_local(best.start_ms)})"
+        text = _with_time(best, ctx)
         if on_token is not None:
             on_token(text)
     elif not grounded or declined or not text:
         text = NOTHING
     elif source is not None and not ANSWER_MARK.search(reply):  # a copied line and no answer: the event speaks
-        text = f"{source.content} ({format_local(source.start_ms)})"
+        text = _with_time(source, ctx)
     elif on_token is not None and not streamed:
         on_token(text)
     cites = [] if text == NOTHING else _with_source(ctx, source, cite(ctx, text))
     if cites and not times_agree(text, cites):  # a time the cited events do not have: the event speaks instead
         ev = source or next(e for e in ctx.storyline.events if e.id == cites[0].event_id)
-        text, cites = f"{ev.content} ({format_local(ev.start_ms)})", [citation(ctx, ev)]
+        text, cites = _with_time(ev, ctx), [citation(ctx, ev)]
     return Answer(req.question, ctx.question, None, text, None, [], cites, ctx,
                   llm.count_tokens(msgs[0]["content"] + msgs[1]["content"]), llm.count_tokens(reply),
                   time.perf_counter() - started)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from egocli.models.base import Embedder
+from egocli.reasoning import voice
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.store import Store
@@ -50,5 +51,12 @@ class Asked:
 
     @cached_property
     def stamp(self) -> Callable[[int, int | None], str]:
-        """How a time is written in an answer: stamp(ms, source_id) (an offset in a bound video, else local)."""
-        return Renderer(self.scope.videos, self.scope.at_ms).stamp
+        """How a time is said in an answer: stamp(ms, source_id), an offset in a bound video ('v1 4:30'), else
+        as people say it from the moment of asking ('yesterday at 12:30')."""
+        renderer = Renderer(self.scope.videos, self.scope.at_ms)
+
+        def stamp(ms: int, source_id: int | None) -> str:
+            if source_id in renderer.videos:
+                return renderer.stamp(ms, source_id)
+            return voice.when(ms, self.scope.at_ms)
+        return stamp

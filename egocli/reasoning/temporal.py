@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, terms
+from egocli.reasoning import actions, terms, voice
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
@@ -200,7 +200,8 @@ def last(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "last", plan.action, asked.stamp)
     ev = _times(matcher, found, plan.action)[-1][-1]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("last", f"Last time: {when}: {ev.content}", (ev,), f"{plan.action}: last at {when}: {ev.content}")
+    return Finding("last", _did("last", plan.action, when, ev.content), (ev,),
+                   f"{plan.action}: last at {when}: {ev.content}")
 
 
 def first(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -210,8 +211,16 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "first", plan.action, asked.stamp)
     ev = _times(matcher, found, plan.action)[0][0]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("first", f"First time: {when}: {ev.content}", (ev,),
+    return Finding("first", _did("first", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: first at {when}: {ev.content}")
+
+
+def _did(edge: str, phrase: str, when: str, content: str) -> str:
+    """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
+    note: today at 08:10: ...' (for a thing)."""
+    if actions.parse(phrase).verb is not None or phrase.split()[0].endswith("ed"):
+        return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
+    return voice.sentence(f"Your {edge} {voice.you(phrase).removeprefix('your ')}: {when}: {content}")
 
 
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -292,13 +301,18 @@ def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
     placed = [e for e in found if head and actions.places(e.content, head)]
     when = stamp(last.start_ms, last.source_id)
     if not placed:
-        return Finding("where", f"Last seen: {when}: {last.content}", (last,),
+        return Finding("where", voice.sentence(f"Your {_thing(phrase)} was last seen {when}: {last.content}"), (last,),
                        f"{phrase}: last seen at {when}: {last.content}")
     put = placed[-1]
     put_when = stamp(put.start_ms, put.source_id)
-    later = f" (last seen {when}: {last.content})" if last.id != put.id else ""
-    return Finding("where", f"Last put: {put_when}: {put.content}{later}", (put, last) if later else (put,),
+    later = f"; last seen {when}: {last.content}" if last.id != put.id else ""
+    text = voice.sentence(f"You left your {_thing(phrase)} {put_when}: {put.content.rstrip('. ')}{later}")
+    return Finding("where", text, (put, last) if later else (put,),
                    f"{phrase}: last put somewhere at {put_when}: {put.content}{later}")
+
+
+def _thing(phrase: str) -> str:
+    return voice.you(phrase).removeprefix("your ").removeprefix("the ")
 
 
 def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:

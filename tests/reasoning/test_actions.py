@@ -114,7 +114,7 @@ def test_after_getting_a_thing_is_after_getting_it_not_after_setting_it_down(kit
 @pytest.mark.slow
 def test_where_is_the_last_placing_not_the_last_mention(kitchen):
     ans = _ask(kitchen, "Where did I leave the glass?")
-    assert ans.text.startswith("Last put:") and ans.citations[0].content == "put glass into cupboard"
+    assert ans.text.startswith("You left your glass") and ans.citations[0].content == "put glass into cupboard"
     assert "move glass" in ans.text  # the later sighting is said too
     ans = _ask(kitchen, "Where did I put the olives?")  # not the olive oil
     assert ans.citations[0].content == "put olives in fridge"
