@@ -8,6 +8,7 @@ An answer's time is always the time of the first event it cites."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -41,6 +42,18 @@ class Finding:
     """Events cited, the one whose time the answer gives first; empty when nothing matched."""
     facts: str
     """The computed facts, for the model to phrase."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", tidy(self.text))
+
+
+def tidy(text: str) -> str:
+    """An answer's sentence cleaned where log lines were set into it: one full stop where a quoted line ended
+    with its own ('ten..', 'ten.;'), no 'at on Saturday' or 'at today at', a capital first letter."""
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
+    text = re.sub(r"(?<!\.)\.\s*([;,)])", r"\1", text)
+    text = re.sub(r"\bat (on \w+ at|today at|yesterday at|on \d+ \w+ at)\b", r"\1", text)
+    return text[:1].upper() + text[1:]
 
 
 class Matcher:
@@ -108,6 +121,10 @@ class Matcher:
         own = set(self.pool.terms_of(ev))
         heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
         plain = terms.recall(heavy, own)
+        if plain and _QUOTED.search(ev.content) and not terms.recall(heavy, set(terms.terms(_QUOTED.sub(" ", ev.content)))):
+            return 1  # named only inside a quotation ('a message: "lunch at ours on Sunday"'): a mention, not the act
+        if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text):
+            return 1  # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act
         literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
         named = bool(things) and terms.recall(things, own) >= 0.99
@@ -126,6 +143,13 @@ class Matcher:
         # every content word of the phrase (light verbs aside), most of them with a close meaning, or a very
         # close meaning alone: 'turn on the kettle' is not 'take the kettle'
         return 2 if plain >= 0.99 else 1 if (plain >= 0.5 and cosine >= 0.6) or cosine >= 0.72 else 0
+
+
+_QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d")
+"""A quotation inside an event's text: a message read, a sign, words someone said."""
+_PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
+                       r"sun)day)\b", re.I)
+"""A day named in something said or read: what it says is planned for then."""
 
 
 def _names_only(text: str, things: list[str]) -> bool:
