@@ -71,6 +71,8 @@ def salient(events: list[Event], count: int = SHOWN) -> list[Event]:
         seen[key] = seen.get(key, 0) + 1
     distinct = {ev.content.strip().lower(): ev for ev in reversed(told)}  # each text at its first time
     pool = sorted(distinct.values(), key=lambda e: (e.start_ms, e.id))
+    if len(pool) <= count:
+        return pool
     lo, hi = pool[0].start_ms, pool[-1].start_ms + 1
     step = (hi - lo) / count
     picked: list[Event] = []
@@ -82,6 +84,8 @@ def salient(events: list[Event], count: int = SHOWN) -> list[Event]:
         best = max(inside, key=lambda e: _says(e, words, seen))
         picked.append(best)
         words |= set(terms.terms(best.content))
+    rest = sorted((e for e in pool if e not in picked), key=lambda e: -_says(e, words, seen))
+    picked += rest[:count - len(picked)]  # slices left empty: the next most telling events anywhere
     return sorted(picked, key=lambda e: (e.start_ms, e.id))
 
 

@@ -1,0 +1,137 @@
+"""A question becomes one plan whatever its phrasing: the lexicon's rewrites and the registry's patterns (no
+model), the model's plan under its schema (checked against the question's words), and the new forms' answers
+computed on a real store: spans, amounts, what was said, plans for a coming day, a part of the day."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.models.fake import ScriptedModel
+from egocli.reasoning import asker, forms, understand, voice
+from egocli.reasoning.scope import parse_scope
+from egocli.store import NewEvent, Store
+
+AT = parse_time_ms("2026-12-01T20:30")
+
+
+def _plan(question: str):
+    plan = understand.by_rules(question, parse_scope(question, AT))
+    return (plan.form, forms.phrases(plan)) if plan is not None else None
+
+
+@pytest.mark.parametrize("said, canonical", [
+    ("Before I went to the pharmacy, did I call mum?", "Did I call mum before I went to the pharmacy?"),
+    ("Can you tell me which I did first, open the bread or grab the rind?",
+     "Which did I do first, open the bread or grab the rind?"),
+    ("The last time I watered the plants - when was that?", "When was the last time I watered the plants?"),
+    ("My laptop charger - where is it?", "Where is my laptop charger?"),
+    ("When'd I last water the plants", "When did I last water the plants?"),
+    ("How many goes did I have at slicing the chicken?", "How many times did I slice the chicken?"),
+    ("Once I had parked, what did I do?", "What did I do after I parked?"),
+    ("What did I do straight after feeding the cat?", "What did I do after feeding the cat?"),
+    ("hey, where did I put down my keys please?", "Where did I put my keys?"),
+    ("Was the oven on prior to the phone call?", "Was the oven on before the phone call?"),
+])
+def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
+    got, want = _plan(said), _plan(canonical)
+    assert want is not None and got is not None and got[0] == want[0]
+    assert [p.replace("sliced", "slice").replace("slicing", "slice") for p in got[1]] == \
+        [p.replace("sliced", "slice").replace("slicing", "slice") for p in want[1]]
+
+
+def test_forms_no_pattern_reads_and_words_that_name_nothing():
+    assert _plan("What did I do this afternoon?") == ("digest", ("",))
+    assert _plan("summarize my morning") == ("digest", ("",))
+    assert _plan("how much did I pay at the pharmacy?") == ("amount", ("the pharmacy",))
+    assert _plan("What did Helen say at the stand-up?") == ("said", ("helen", "the stand-up"))
+    assert _plan("did I call anyone?") == ("exists", ("call",))  # 'anyone' is any call
+    assert _plan("Where are my keys now?") == ("where", ("keys",))  # 'now' names nothing to look for
+    assert _plan("What is the capital of France?") is None
+
+
+def test_a_question_about_a_coming_day_has_no_past_window():
+    scope = parse_scope("What's happening next Tuesday?", AT)
+    assert scope.future and all(hi <= AT + 1 for _, hi in scope.windows)
+    assert _plan("When am I seeing Anna?") == ("planned", ("seeing anna",))
+    assert not parse_scope("What did I do on Tuesday?", AT).future
+
+
+def test_a_clock_with_afternoon_or_night_is_in_the_second_half_of_the_day():
+    from egocli.core.timeutil import format_local
+
+    assert format_local(parse_scope("Where was I at 3 o'clock yesterday afternoon?", AT).moments[0][0]) == \
+        "2026-11-30 15:00:00"
+    assert [format_local(lo) for lo, _ in parse_scope("where was i at about 8 last night", AT).moments] == \
+        ["2026-11-30 20:00:00"]
+
+
+def test_the_models_plan_is_checked_against_the_question():
+    question = "Any chance you know when the tomatoes last got watered?"
+    plan = understand.checked({"form": "last", "action": "tomatoes watered", "relation": "", "other": ""}, question)
+    assert plan is not None and (plan.form, plan.action, plan.by) == ("last", "tomatoes watered", "model")
+    made_up = {"form": "last", "action": "watered the basil", "relation": "", "other": ""}
+    assert understand.checked(made_up, question) is None  # 'basil' is not the question's word
+    assert understand.checked({"form": "open", "action": "", "relation": "", "other": ""}, question) is None
+    assert understand.checked({"form": "last", "action": "", "relation": "", "other": ""}, question) is None
+    assert understand.checked({"form": "nonsense", "action": "tomatoes", "relation": "", "other": ""}, question) is None
+
+
+def test_the_model_parser_asks_under_the_plans_schema():
+    reply = json.dumps({"form": "count", "action": "checked the post", "relation": "", "other": ""})
+    model = ScriptedModel(reply)
+    plan = understand.model_parser(model)("What's the tally of post checks, checked the post I mean?")
+    assert plan is not None and plan.form == "count" and plan.by == "model"
+    assert model.primed[-1] == model.prompts[-1][0]["content"] == understand.system_prompt()  # the cached turn
+    schema = understand.schema()
+    assert set(schema["properties"]["form"]["enum"]) == {f.name for f in forms.FORMS} | {understand.OPEN}
+    assert "maxLength" not in json.dumps(schema)  # it made llama.cpp's grammar 10-20x slower
+
+
+def _day(store: Store) -> None:
+    rows = [("2026-12-01T07:10", "speech", "morning tablet, done"),
+            ("2026-12-01T08:21", "visual", "arriving at the office, badge at the door"),
+            ("2026-12-01T09:30", "speech", "Helen: the client wants the drawings by Friday"),
+            ("2026-12-01T12:10", "visual", "Ashdown Pharmacy counter"),
+            ("2026-12-01T12:14", "text", "receipt: total 9.90 GBP"),
+            ("2026-12-01T13:30", "speech", "on Sunday I'm seeing Anna at the garden centre"),
+            ("2026-12-01T14:00", "visual", "budget review in the meeting room"),
+            ("2026-12-01T15:45", "visual", "walking in the park, ducks on the pond"),
+            ("2026-12-01T17:20", "visual", "leaving the office"),
+            ("2026-12-01T19:05", "visual", "dinner: pasta at the kitchen table")]
+    src = store.add_source("import", "day")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
+
+
+def _ask(store: Store, question: str) -> asker.Answer:
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, None), req)
+
+
+def test_new_forms_answer_from_the_store(tmp_path):
+    store = Store.open(tmp_path / "log.db")
+    _day(store)
+    afternoon = _ask(store, "What did I do this afternoon?")
+    cited = {c.content for c in afternoon.citations}
+    assert {"budget review in the meeting room", "walking in the park, ducks on the pond"} <= cited
+    assert not cited & {"morning tablet, done", "dinner: pasta at the kitchen table"}
+    paid = _ask(store, "How much did I pay at the pharmacy?")
+    assert paid.text.startswith("9.90 GBP") and paid.citations[0].content == "receipt: total 9.90 GBP"
+    helen = _ask(store, "What did Helen say?")
+    assert "drawings by Friday" in helen.text
+    anna = _ask(store, "When am I seeing Anna?")
+    assert "Sunday" in anna.text and anna.citations[0].content.startswith("on Sunday I'm seeing Anna")
+    evening = _ask(store, "Did I take my evening tablet?")  # only the morning one today
+    assert evening.text.startswith(("No", "Not")), evening.text
+    store.close()
+
+
+def test_answers_are_said_to_the_user():
+    assert voice.when(parse_time_ms("2026-12-01T13:02"), AT) == "today at 13:02"
+    assert voice.when(parse_time_ms("2026-11-30T12:30"), AT) == "yesterday at 12:30"
+    assert voice.when(parse_time_ms("2026-11-24T09:05"), AT) == "on 24 Nov at 09:05"
+    assert voice.past(voice.you("take my blood pressure tablet")) == "took your blood pressure tablet"
+    assert voice.past("put the keys down") == "put the keys down"
+    assert voice.sentence("receipt: total 12.40 euros..") == "Receipt: total 12.40 euros."
