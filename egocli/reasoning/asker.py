@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 from egocli.core.errors import InputError, UsageError
-from egocli.models.base import Embedder, PrefixCachedModel, TextModel
+from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot, voice
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
@@ -114,13 +114,15 @@ def answer(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest,
     if not ctx.relevant or (not ctx.storyline.events and not ctx.summaries):
         return Answer(req.question, ctx.question, None, NOTHING, None, [], [], ctx, 0, 0,
                       time.perf_counter() - started)
+    if llm is None:  # no model and nothing computed: the best retrieved event, or nothing
+        return _template(ctx, req, started)
     shared = prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms)
     if req.choices:
         return _vote(llm, ctx, req, shared, started)
     return _open(llm, ctx, req, shared, started, on_token)
 
 
-def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: float,
+def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, started: float,
              on_token: Callable[[str], None] | None = None) -> Answer | None:
     """The answer with the symbolic part (neuro.py): options chosen by the scorer, or by the model's votes
     with the scorer as a prior; an open question's computed finding, phrased (and checked before it is
@@ -144,9 +146,10 @@ def _checked(llm: TextModel | None, ctx: Context, req: AskRequest, started: floa
     letters = letters_for(len(req.choices))
     chosen = req.choices[letters.index(decision.letter)] if decision.letter else None
     text = prompts.normalise_choice(chosen) if chosen is not None else NOTHING
+    judgement = checked.judgement if checked is not None else None
     share = None if decision.letter is None else \
         (sum(v == decision.letter for _, v in ballot.votes) / len(ballot.votes) if ballot else
-         checked.judgement.shares()[letters.index(decision.letter)])  # vote share, or the scorer's share
+         judgement.shares()[letters.index(decision.letter)] if judgement is not None else None)  # votes' or scorer's
     scores = tuple(s.score for s in checked.judgement.scores) if checked and checked.judgement else ()
     return Answer(req.question, ctx.question, decision.letter, text, share, ballot.votes if ballot else [],
                   cite(ctx, text, chosen) if chosen is not None else [], ctx,
@@ -199,7 +202,8 @@ def _open(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, st
     a line that is not in the context means it found nothing (only the answer part is streamed)."""
     msgs = prompts.open_messages(shared)
     llm.prime_system(msgs[0]["content"])  # the fixed system turn (no personal data) from the KV file: ~0.8 s saved
-    buffered, streamed, source, shown = "", [], None, False
+    buffered, source, shown = "", None, False
+    streamed: list[str] = []
     pieces = llm.generate(msgs, max_tokens=160, temperature=0.0, stop=["\n\n"])
     for piece in pieces:
         if streamed:

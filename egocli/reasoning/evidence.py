@@ -89,8 +89,8 @@ class Pool:
         if self.embedder is not None:
             self.embed([strip_tags(t) for t in texts if t])
 
-    def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
-        """Embeddings of texts, cached."""
+    def embed(self, texts: Sequence[str]) -> list[np.ndarray | None]:
+        """Embeddings of texts, cached (None for each without an embedder)."""
         todo = [t for t in dict.fromkeys(texts) if t not in self._text_vecs]
         if todo and self.embedder is not None:
             for text, vec in zip(todo, self.embedder.embed(todo)):
@@ -224,7 +224,8 @@ class Pool:
         total = self._total
         out: dict[str, float] = {}
         for word in terms.words(strip_tags(text)):
-            term = (terms.terms(word) or [None])[0]
+            named = terms.terms(word)
+            term = named[0] if named else None
             if term is None or term in out:
                 continue
             if word not in self._rarity:

@@ -259,19 +259,19 @@ def clock_moments(question: str, at_ms: int, days: list[tuple[int, int]]) -> lis
         at = _in_part(at, m.group(5), late) if at else _in_part(bare, None, late) if bare else None
         if at and m.group(0) not in ranged:
             found.append(((at[0] * 60 + at[1], at[0] * 60 + at[1]), m.group(0)))
-    out = []
+    out: list[tuple[tuple[int, int], str]] = []
     for (lo, hi), words in found:
         for midnight in _midnights(days, at_ms, lo):
-            start = midnight + lo * 60_000
-            if not days or any(d_lo <= start < d_hi for d_lo, d_hi in days):  # 'at 8 last night': that night's 8
-                out.append(((start, midnight + max(hi, lo) * 60_000), words))
+            begin = midnight + lo * 60_000
+            if not days or any(d_lo <= begin < d_hi for d_lo, d_hi in days):  # 'at 8 last night': that night's 8
+                out.append(((begin, midnight + max(hi, lo) * 60_000), words))
     return out
 
 
 def _midnights(days: list[tuple[int, int]], at_ms: int, minute: int) -> list[int]:
     """Local midnights of the named days (at most 7), else of the latest day the minute has passed on."""
     if days:
-        out = []
+        out: list[int] = []
         for lo, hi in days:
             day = local(lo).replace(hour=0, minute=0, second=0, microsecond=0)
             while to_ms(day) < hi and len(out) < 7:

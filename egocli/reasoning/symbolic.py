@@ -310,7 +310,7 @@ def _sequences(pool: Pool, question: str, parsed: list[Option]) -> list[OptionSc
         if o.kind != opts.SEQUENCE:
             out.append(_empty(o))
             continue
-        found = [(i, times[item.lower()]) for i, item in enumerate(o.items) if times[item.lower()] is not None]
+        found = [(i, ev) for i, item in enumerate(o.items) if (ev := times[item.lower()]) is not None]
         if len(found) < 2:
             out.append(_empty(o, "fewer than two items found"))
             continue

@@ -214,7 +214,7 @@ class Renderer:
 
     def stamp(self, ms: int, source_id: int | None) -> str:
         """A time as the storyline writes it."""
-        video = self.videos.get(source_id)
+        video = self.videos.get(source_id) if source_id is not None else None
         if video is not None:
             return f"v{video.number} {short_clock(ms - video.start_ms)}"
         return local(ms).strftime("%a %d %b %H:%M:%S")
@@ -238,12 +238,12 @@ class Renderer:
 
     def order(self, source_id: int | None) -> int:
         """Sort key: bound videos by number, everything else after them."""
-        video = self.videos.get(source_id)
+        video = self.videos.get(source_id) if source_id is not None else None
         return video.number if video is not None else 10_000
 
     def heading(self, ev: Event) -> str:
         """The heading an event falls under: its video, or its local day and distance from now."""
-        video = self.videos.get(ev.source_id)
+        video = self.videos.get(ev.source_id) if ev.source_id is not None else None
         if video is not None:
             return f"-- video {video.number} ({video.name}) --"
         days = (local(self.at_ms).date() - local(ev.start_ms).date()).days
