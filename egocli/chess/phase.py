@@ -47,8 +47,8 @@ def misfits(text: str, board, lines: list) -> list[str]:  # noqa: ANN001
     if phase in ("endgame", "king and pawn ending"):
         bad += [f"{w.group(0)} (in an {phase.split()[-1]})" for w in OPENING_WORDS.finditer(text)
                 if not w.group(0).lower().startswith("castl")]
-    elif ENDGAME_WORDS.search(text):
-        bad.append(f"{ENDGAME_WORDS.search(text).group(0)} (in the {phase})")
+    elif (word := ENDGAME_WORDS.search(text)) is not None:
+        bad.append(f"{word.group(0)} (in the {phase})")
     castles_in_line = any(san.startswith("O-O") for line in lines for san in line.san)
     if not board.castling_rights and not castles_in_line:
         bad += [f"{w.group(0)} (no castling rights)" for w in CASTLING_WORDS.finditer(text)]

@@ -21,6 +21,7 @@ def render(result: Analysis | VideoAnalysis) -> str:
     if result.error:
         return "\n".join([f"FEN seen: {result.fen_seen}", diagram(result.fen_seen or "8/8/8/8/8/8/8/8"),
                           f"camera: {result.view} side" if result.view else "", result.error])
+    assert result.fen is not None, "an analysis without an error has a legal FEN"
     out = [f"FEN: {result.fen}", diagram(result.fen)]
     if result.fen_seen is not None:
         out.append(f"camera: {result.view} side")

@@ -21,7 +21,8 @@ def first_today(home: Path, topic: str, subject: str, today: date | None = None)
         seen = {}
     if not isinstance(seen, dict):
         seen = {}
-    said = seen.get(topic) if isinstance(seen.get(topic), dict) else {}
+    found = seen.get(topic)
+    said: dict[str, str] = found if isinstance(found, dict) else {}
     if said.get(subject) == day:
         return False
     seen[topic] = {**said, subject: day}

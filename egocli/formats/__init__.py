@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from egocli.core.errors import InputError, UsageError
 from egocli.store.records import NewEvent, check_event
@@ -24,7 +25,7 @@ class Cue:
     """Modality of the resulting event."""
     absolute: bool = False
     """True when the times are already UTC epoch milliseconds."""
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     """Extra metadata carried to the event."""
     where: str = ""
     """FILE:LINE it was read from, named by errors."""
@@ -57,7 +58,7 @@ class ImportedSource:
     """A stable hash so re-importing adds nothing."""
     events: list[NewEvent]
     """Its events, absolute times."""
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     """Extra metadata for the source row."""
 
 
@@ -80,7 +81,8 @@ def dir_importer(fmt: str) -> DirImporter:
     """The read_dir function of a directory-level format."""
     import importlib
 
-    return importlib.import_module(DIR_FORMATS[fmt]).read_dir
+    read_dir: DirImporter = importlib.import_module(DIR_FORMATS[fmt]).read_dir
+    return read_dir
 
 
 def detect_format(path: Path) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 from egocli.core.errors import InputError
@@ -17,7 +18,7 @@ TEXT_COLS = ("text", "narration", "content", "caption", "description")
 MODALITY_COLS = ("modality",)
 
 
-def _pick(header: list[str], names: tuple[str, ...]) -> str | None:
+def _pick(header: Sequence[str], names: tuple[str, ...]) -> str | None:
     lower = {h.strip().lower(): h for h in header}
     return next((lower[n] for n in names if n in lower), None)
 
@@ -41,7 +42,7 @@ def read(text: str, path: Path) -> list[Cue]:
         raise InputError(f"{path}:{reader.line_num + 1}: not a readable CSV row: {ex}") from None
 
 
-def _rows(reader: csv.DictReader, path: Path) -> list[Cue]:
+def _rows(reader: csv.DictReader[str], path: Path) -> list[Cue]:
     header = reader.fieldnames or []
     start_c, end_c, text_c = _pick(header, START_COLS), _pick(header, END_COLS), _pick(header, TEXT_COLS)
     if start_c is None or text_c is None:

@@ -31,7 +31,9 @@ def video_start_ms(video_id: str) -> int:
     return int(dt.timestamp() * 1000)
 
 
-def _sec(value: object) -> float | None:
+def _sec(value: str | None) -> float | None:
+    if value is None:
+        return None
     try:
         return float(value)
     except (TypeError, ValueError):
@@ -105,7 +107,8 @@ def read_dir(path: Path) -> list[ImportedSource]:
     return sources
 
 
-def _source(video: str, acts: list, recs: list, names: dict[str, str]) -> ImportedSource:
+def _source(video: str, acts: list[tuple[float, float | None, str]], recs: list[tuple[float, float, str, str]],
+            names: dict[str, str]) -> ImportedSource:
     start = video_start_ms(video)
     known = [t for a in acts for t in a[:2] if t is not None] + [t for r in recs for t in r[:2]]
     last = max(known, default=0.0)

@@ -54,7 +54,8 @@ def parse_line(line: str, where: str) -> Cue | None:
     modality = obj.get("modality", "text")
     if not isinstance(modality, str):
         raise InputError(f"{where}: 'modality' must be a string, not {type(modality).__name__}")
-    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
+    found = obj.get("meta")
+    meta: dict[str, Any] = found if isinstance(found, dict) else {}
     return Cue(start, max(end, start), content.strip(), modality=modality.strip(), absolute=absolute,
                meta=meta, where=where)
 

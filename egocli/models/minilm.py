@@ -66,7 +66,8 @@ def _erf_function() -> Callable[[np.ndarray], np.ndarray]:
         from scipy.special import erf
     except ImportError:
         return _erf
-    return erf  # type: ignore[no-any-return]
+    scipy_erf: Callable[[np.ndarray], np.ndarray] = erf
+    return scipy_erf
 
 
 def _gelu(x: np.ndarray, erf: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:

@@ -82,7 +82,9 @@ class TextRedactor:
         spans = self.spans(text)
         if not spans:
             return text, {}
-        out, pos, counts = [], 0, {}
+        out: list[str] = []
+        pos = 0
+        counts: dict[str, int] = {}
         for a, b, kind in spans:
             out += [text[pos:a], f"[{kind}]"]
             counts[kind] = counts.get(kind, 0) + 1

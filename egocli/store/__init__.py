@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 _WHERE = {"EventFilter": "db", "Store": "db", "fts_query": "ftsquery",
           "Event": "records", "NewEvent": "records", "Source": "records"}
-__all__ = sorted(_WHERE)
+__all__ = ["Event", "EventFilter", "NewEvent", "Source", "Store", "fts_query"]
 
 
 def __getattr__(name: str) -> Any:

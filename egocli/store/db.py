@@ -49,7 +49,8 @@ class EventFilter:
 
     def where(self) -> tuple[str, list[Any]]:
         """SQL WHERE clause (over alias e / s) and its parameters."""
-        clauses, params = ["1=1"], []
+        clauses: list[str] = ["1=1"]
+        params: list[Any] = []
         if self.since_ms is not None:
             clauses.append("e.start_ms >= ?")
             params.append(self.since_ms)
@@ -114,7 +115,7 @@ class Store:
                 conn = connect(path, key, encrypted, mode)
                 store = cls._init(Database(conn), path, bool(mode))
                 break
-            except (StoreError, *db_errors()) as ex:
+            except (StoreError,) + db_errors() as ex:
                 if mode != modes[-1]:
                     continue
                 if isinstance(ex, StoreError):
@@ -191,7 +192,9 @@ class Store:
                 (kind, name, path, sha256, start_ms, duration_ms, status, now_ms(),
                  json.dumps(meta or {})),
             )
-        return self.get_source(cur.lastrowid)
+        source_id = cur.lastrowid
+        assert source_id is not None, "an INSERT sets lastrowid"
+        return self.get_source(source_id)
 
     def get_source(self, source_id: int) -> Source:
         """One source by id."""
@@ -281,7 +284,8 @@ class Store:
 
     def existing(self, ids: Iterable[int]) -> set[int]:
         """The ids among these that are still events in the log (not forgotten or expired)."""
-        wanted, found = list(ids), set()
+        wanted = list(ids)
+        found: set[int] = set()
         for i in range(0, len(wanted), 500):
             part = wanted[i:i + 500]
             marks = ",".join("?" * len(part))
@@ -331,12 +335,12 @@ class Store:
     def size_hint(self) -> int:
         """An upper bound on how many events there are (the highest id: instant, where count(*) reads the
         whole table); 0 for an empty log."""
-        return self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0]
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
 
     def count(self, flt: EventFilter = EventFilter()) -> int:
         """How many events match a filter."""
         where, params = flt.where()
-        return self.conn.execute(f"SELECT count(*) FROM {_FROM} WHERE {where}", params).fetchone()[0]
+        return int(self.conn.execute(f"SELECT count(*) FROM {_FROM} WHERE {where}", params).fetchone()[0])
 
     def forget(self, flt: EventFilter) -> tuple[int, list[str]]:
         """Delete matching events (and their FTS rows); returns (count, media paths to remove)."""

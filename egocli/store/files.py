@@ -15,12 +15,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from egocli.core.errors import StoreError, UsageError
 
 HEADER = b"SQLite format 3\x00"
 _LOCK = threading.RLock()
-_OPEN: dict[tuple[int, int], list] = {}
+_OPEN: dict[tuple[int, int], list[Any]] = {}
 """(st_dev, st_ino) -> [encrypted, connections open in this process]."""
 
 
@@ -86,7 +87,9 @@ def register(path: Path, encrypted: bool) -> tuple[int, int] | None:
 def release(key: tuple[int, int] | None) -> None:
     """Record that a connection registered under key was closed."""
     with _LOCK:
-        entry = _OPEN.get(key) if key is not None else None
+        if key is None:
+            return
+        entry = _OPEN.get(key)
         if entry is not None:
             entry[1] -= 1
             if entry[1] <= 0:

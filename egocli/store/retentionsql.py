@@ -76,7 +76,7 @@ def _where(rule_set: list[RetentionRule], at_ms: int) -> tuple[str, list[object]
 def expired_count(store: Store, rule_set: list[RetentionRule], at_ms: int) -> int:
     """How many events the rules would remove at time at_ms."""
     where, params = _where(rule_set, at_ms)
-    return store.conn.execute(f"SELECT count(*) FROM events WHERE {where}", params).fetchone()[0]
+    return int(store.conn.execute(f"SELECT count(*) FROM events WHERE {where}", params).fetchone()[0])
 
 
 def expire(store: Store, rule_set: list[RetentionRule], at_ms: int) -> Expired:

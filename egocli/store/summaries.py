@@ -49,7 +49,8 @@ def hour_fingerprints(store: Store, since_ms: int | None = None,
 def get_summaries(store: Store, level: str | None = None, since_ms: int | None = None,
                   until_ms: int | None = None) -> list[Summary]:
     """Summaries overlapping [since, until), oldest first (all levels when level is None)."""
-    clauses, params = ["1=1"], []
+    clauses: list[str] = ["1=1"]
+    params: list[str | int] = []
     if level is not None:
         clauses.append("level = ?")
         params.append(level)

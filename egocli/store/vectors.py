@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +74,7 @@ def in_range(store: Store, model: str, dim: int, since_ms: int | None, until_ms:
     lo = since_ms if since_ms is not None else -(2 ** 62)
     hi = until_ms if until_ms is not None else 2 ** 62
     sql = "SELECT event_id, vec FROM event_vectors WHERE model = ? AND start_ms >= ? AND start_ms < ?"
-    params: list = [model, lo, hi]
+    params: list[Any] = [model, lo, hi]
     if source_id is not None:
         sql += " AND source_id = ?"
         params.append(source_id)
@@ -99,5 +100,5 @@ def of_events(store: Store, model: str, dim: int, ids: Sequence[int]) -> dict[in
 def count(store: Store, model: str | None = None) -> int:
     """How many stored vectors (of one model, or all)."""
     if model is None:
-        return store.conn.execute("SELECT count(*) FROM event_vectors").fetchone()[0]
-    return store.conn.execute("SELECT count(*) FROM event_vectors WHERE model = ?", (model,)).fetchone()[0]
+        return int(store.conn.execute("SELECT count(*) FROM event_vectors").fetchone()[0])
+    return int(store.conn.execute("SELECT count(*) FROM event_vectors WHERE model = ?", (model,)).fetchone()[0])

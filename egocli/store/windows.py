@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 from egocli.store.db import _EVENT_COLS, _FROM, Store
 from egocli.store.records import Event
 
@@ -14,7 +15,7 @@ def overlapping(store: Store, start_ms: int, end_ms: int, source_id: int | None 
     """Events whose [start, end] overlaps [start_ms, end_ms), in time order."""
     sql = (f"SELECT {_EVENT_COLS} FROM {_FROM} WHERE e.start_ms >= ? AND e.start_ms < ?"
            " AND e.end_ms >= ?")
-    params: list = [start_ms - LOOKBACK_MS, end_ms, start_ms]
+    params: list[Any] = [start_ms - LOOKBACK_MS, end_ms, start_ms]
     if source_id is not None:
         sql += " AND e.source_id = ?"
         params.append(source_id)
@@ -29,7 +30,7 @@ def sample_evenly(store: Store, start_ms: int | None, end_ms: int | None, source
     lo = start_ms if start_ms is not None else -(2 ** 62)
     hi = end_ms if end_ms is not None else 2 ** 62
     where = "e.start_ms >= ? AND e.start_ms < ?" + (" AND e.source_id = ?" if source_id is not None else "")
-    params: list = [lo, hi] + ([source_id] if source_id is not None else [])
+    params: list[Any] = [lo, hi] + ([source_id] if source_id is not None else [])
     total = store.conn.execute(f"SELECT count(*) FROM events e WHERE {where}", params).fetchone()[0]
     if total == 0 or count <= 0:
         return []
@@ -51,7 +52,7 @@ def match_count(store: Store, term: str, cap: int) -> int:
     """How many events contain a word (FTS5, stemmed), counting at most `cap`."""
     quoted = '"' + term.replace('"', "") + '"'
     sql = "SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?)"
-    return store.conn.execute(sql, (quoted, cap)).fetchone()[0]
+    return int(store.conn.execute(sql, (quoted, cap)).fetchone()[0])
 
 
 def scoped_search(store: Store, query: str, since_ms: int | None, until_ms: int | None,
@@ -70,7 +71,7 @@ def scoped_search(store: Store, query: str, since_ms: int | None, until_ms: int 
            " JOIN events e ON e.id = events_fts.rowid LEFT JOIN sources s ON s.id = e.source_id"
            " WHERE events_fts MATCH ? AND events_fts.rowid >= ? AND events_fts.rowid <= ?"
            " AND e.start_ms >= ? AND e.start_ms < ?")
-    params: list = [query, span[0], span[1], lo, hi]
+    params: list[Any] = [query, span[0], span[1], lo, hi]
     if source_id is not None:
         sql += " AND e.source_id = ?"
         params.append(source_id)

@@ -19,7 +19,7 @@ def names_for(host: str) -> list[str]:
     names = ["localhost", "127.0.0.1", "::1"]
     try:
         names.append(socket.gethostname())
-        names += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None)]
+        names += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None)]
     except OSError:
         pass
     if host not in ("0.0.0.0", "::", ""):

@@ -159,6 +159,6 @@ def import_paths(store: Store, paths: list[Path], fmt: str | None = None, start_
                 yield import_file(store, path, fmt, start_ms, source_name, replace)
         except EgoError as ex:
             yield ImportResult(str(path), "failed", error=str(ex))
-        except (ValueError, ArithmeticError, RecursionError, MemoryError, OSError, *db_errors()) as ex:
+        except (ValueError, ArithmeticError, RecursionError, MemoryError, OSError) + db_errors() as ex:
             # a reader's unforeseen failure ends this file only; the message names it
             yield ImportResult(str(path), "failed", error=f"{path}: {type(ex).__name__}: {ex}"[:500])
