@@ -38,6 +38,9 @@ _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|mean
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for)\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
 a window of the past ('what's happening next Tuesday' is not last Tuesday)."""
+_PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+                       r"\w+ (?:days?|weeks?|hours?) ago)\b")
+_COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b")
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
 
@@ -303,6 +306,9 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
     future = not videos and bool(_FUTURE.search(question.lower()))
+    if future and (past := _PAST_DAY.search(question.lower())) and (coming := _COMING_DAY.search(question.lower())):
+        raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
+                         f"('{coming.group(0)}'): ask about one of them")
     named = [] if videos or future else relative_windows(question, at_ms)
     moments = [] if videos or future else clock_moments(question, at_ms, [w for w, _ in named])
     notes = [words for _, words in named] + [words for _, words in moments]

@@ -135,3 +135,18 @@ def test_answers_are_said_to_the_user():
     assert voice.past(voice.you("take my blood pressure tablet")) == "took your blood pressure tablet"
     assert voice.past("put the keys down") == "put the keys down"
     assert voice.sentence("receipt: total 12.40 euros..") == "Receipt: total 12.40 euros."
+
+
+def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
+    from egocli.core.errors import UsageError
+
+    store = Store.open(tmp_path / "log.db")
+    _day(store)
+    for bad in ("", "   ", "x" * 1_000_000, "what did I do yesterday tomorrow?"):
+        with pytest.raises(UsageError):
+            _ask(store, bad)
+    for foreign in ("¿dónde están mis llaves?", "何をしましたか"):
+        assert _ask(store, foreign).text == asker.NOTHING  # nothing guessed
+    plans = _ask(store, "what am I doing on Sunday?")
+    assert "Anna" in plans.text  # a question about the future only: the plan said aloud
+    store.close()
