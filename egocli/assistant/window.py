@@ -76,7 +76,7 @@ def format_line(event: Event | NewEvent, event_id: int) -> str | None:
 
 def words(text: str) -> set[str]:
     """Content words of a text (lower case, short function words dropped)."""
-    from egocli.store.db import STOPWORDS
+    from egocli.core.words import STOPWORDS
 
     return {w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in STOPWORDS}
 

@@ -185,6 +185,7 @@ def align_labels(grid: np.ndarray, probs: np.ndarray, light_even: bool) -> np.nd
         fit = float(np.log(np.clip(colour[np.arange(64), kind], 1e-6, 1.0)).sum())
         if fit > best_fit:
             best, best_fit = labels.copy(), fit
+    assert best is not None, "candidate_turns gives two turns"
     return best
 
 

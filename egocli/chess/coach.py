@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from egocli.chess.phase import game_phase, misfits
-from egocli.chess.types import EngineLine
+from egocli.chess.types import EngineLine, MoveFacts
 from egocli.models.base import TextModel
+
+if TYPE_CHECKING:
+    import chess
 
 SQUARE_RE = re.compile(r"\b([a-h][1-8])\b")
 MOVE_RE = re.compile(r"\b(O-O(?:-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?|[a-h]x[a-h][1-8](?:=[QRBN])?[+#]?"
@@ -30,7 +34,7 @@ class Explanation:
     """'llm' (validated model output) or 'template' (the model failed validation or was skipped)."""
 
 
-def facts(board, line: EngineLine) -> dict[str, object]:  # noqa: ANN001
+def facts(board: chess.Board, line: EngineLine) -> MoveFacts:
     """Engine facts about the best move: piece, squares, capture, check, what it attacks and defends."""
     import chess
 
@@ -62,7 +66,7 @@ def _expected(line: EngineLine) -> str:
     return text
 
 
-def template(f: dict[str, object]) -> str:
+def template(f: MoveFacts) -> str:
     """A plain explanation built only from the facts."""
     text = f"{f['side']} should play {f['move']}, moving the {f['piece']} from {f['from']} to {f['to']}"
     text += f" and capturing a {f['captures']}." if f["captures"] else "."
@@ -76,7 +80,7 @@ def template(f: dict[str, object]) -> str:
                    f"expecting {f['main line']}.")
 
 
-def allowed_tokens(board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:  # noqa: ANN001
+def allowed_tokens(board: chess.Board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:
     """(moves, squares) the explanation may name: the engine's lines and the squares in play."""
     import chess
 
@@ -88,7 +92,7 @@ def allowed_tokens(board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:
     return moves, squares
 
 
-def validate(text: str, board, lines: list[EngineLine]) -> list[str]:  # noqa: ANN001
+def validate(text: str, board: chess.Board, lines: list[EngineLine]) -> list[str]:
     """What the text says that does not fit: moves or squares not in the position or the engine's lines,
     and advice for another phase or for pieces nobody has (empty if fine)."""
     moves, squares = allowed_tokens(board, lines)
@@ -97,7 +101,7 @@ def validate(text: str, board, lines: list[EngineLine]) -> list[str]:  # noqa: A
     return bad + misfits(text, board, lines)
 
 
-def explain(board, lines: list[EngineLine], model: TextModel | None, attempts: int = 2,  # noqa: ANN001
+def explain(board: chess.Board, lines: list[EngineLine], model: TextModel | None, attempts: int = 2,
             on_reject: Callable[[str, list[str]], None] | None = None) -> Explanation:
     """Ask the model for an explanation; keep it only if it passes validate(), else use the template."""
     f = facts(board, lines[0])

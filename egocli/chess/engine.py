@@ -6,11 +6,16 @@ import math
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from egocli.chess.types import EngineLine
 from egocli.core.errors import ModelError
 
 DEBIAN_PATH = "/usr/games/stockfish"
+if TYPE_CHECKING:
+    import chess
+    import chess.engine
+
 INSTALL_HINT = "install it with `sudo apt-get install stockfish` or set EGOCLI_STOCKFISH to the binary"
 
 
@@ -62,7 +67,7 @@ class UciEngine:
         except Exception:  # noqa: BLE001 - the process may already be gone
             self._engine.close()
 
-    def analyse(self, board, multipv: int = 3, seconds: float = 0.5) -> list[EngineLine]:  # noqa: ANN001
+    def analyse(self, board: chess.Board, multipv: int = 3, seconds: float = 0.5) -> list[EngineLine]:
         """The engine's best lines for a chess.Board, best first."""
         import chess.engine
 
@@ -75,7 +80,7 @@ class UciEngine:
         return [_line(board, info) for info in infos if info.get("pv")]
 
 
-def _line(board, info: dict) -> EngineLine:  # noqa: ANN001
+def _line(board: chess.Board, info: chess.engine.InfoDict) -> EngineLine:
     pov = info["score"].pov(board.turn)
     cp, mate = pov.score(), pov.mate()
     moves = info["pv"]
@@ -89,7 +94,7 @@ def _line(board, info: dict) -> EngineLine:  # noqa: ANN001
                       expected=round(expected, 4), wdl=wdl)
 
 
-def _san_line(board, moves: list) -> list[str]:  # noqa: ANN001
+def _san_line(board: chess.Board, moves: list[chess.Move]) -> list[str]:
     copy = board.copy(stack=False)
     out = []
     for move in moves:

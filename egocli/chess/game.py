@@ -64,6 +64,7 @@ class _Node:
                 after.push(move)
                 self._children.append((move, _Node(after)))
             self._grids = np.array([n.grid for _, n in self._children], int).reshape(-1, 64)
+        assert self._grids is not None, "set with the children"
         return self._children, self._grids
 
 

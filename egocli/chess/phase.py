@@ -4,6 +4,12 @@ is not on the board)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import chess
+
+    from egocli.chess.types import EngineLine
 
 PHASE_WEIGHTS = {2: 1, 3: 1, 4: 2, 5: 4}
 """Knight, bishop, rook, queen -> phase weight (24 with all pieces on the board, 0 with kings and pawns only)."""
@@ -19,7 +25,7 @@ ENDGAME_WORDS = re.compile(r"\b(endgame|ending)\b", re.IGNORECASE)
 PIECE_TYPES = {"knight": 2, "bishop": 3, "rook": 4, "queen": 5}
 
 
-def game_phase(board) -> str:  # noqa: ANN001
+def game_phase(board: chess.Board) -> str:
     """'opening', 'middlegame', 'endgame' or 'king and pawn ending' from the material on the board and how
     many minor pieces are still at home (a photo has no move number)."""
     import chess
@@ -38,7 +44,7 @@ def game_phase(board) -> str:  # noqa: ANN001
     return "opening" if weight >= 20 and undeveloped >= OPENING_UNDEVELOPED else "middlegame"
 
 
-def misfits(text: str, board, lines: list) -> list[str]:  # noqa: ANN001
+def misfits(text: str, board: chess.Board, lines: list[EngineLine]) -> list[str]:
     """Phrases of the advice that do not fit the position (empty if it fits): opening ideas outside the
     opening, castling nobody can do, pieces nobody has (promotions in the engine's lines excepted), an
     'endgame' that is not one."""

@@ -28,8 +28,8 @@ def warp_board(image: np.ndarray, location: BoardLocation, jitter: np.ndarray | 
 
     width, height = 8 * CELL + 2 * MARGIN_X, 8 * CELL + MARGIN_TOP + MARGIN_BOTTOM
     src = location.corners.astype(np.float32) + (0 if jitter is None else jitter.astype(np.float32))
-    dst = np.float32([[MARGIN_X, MARGIN_TOP], [MARGIN_X + 8 * CELL, MARGIN_TOP],
-                      [MARGIN_X + 8 * CELL, MARGIN_TOP + 8 * CELL], [MARGIN_X, MARGIN_TOP + 8 * CELL]])
+    dst = np.array([[MARGIN_X, MARGIN_TOP], [MARGIN_X + 8 * CELL, MARGIN_TOP],
+                    [MARGIN_X + 8 * CELL, MARGIN_TOP + 8 * CELL], [MARGIN_X, MARGIN_TOP + 8 * CELL]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(image, matrix, (width, height), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
@@ -87,7 +87,8 @@ def light_on_even(warped: np.ndarray) -> bool:
     import cv2
 
     gray = cv2.cvtColor(warped, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    even, odd = [], []
+    even: list[float] = []
+    odd: list[float] = []
     for row in range(8):
         for col in range(8):
             y, x = MARGIN_TOP + row * CELL, MARGIN_X + col * CELL

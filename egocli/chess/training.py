@@ -65,7 +65,7 @@ def jitter_crop(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     import cv2
 
     h, w = crop.shape[:2]
-    m = cv2.getRotationMatrix2D((w / 2, h * 0.7), rng.uniform(-4, 4), rng.uniform(0.92, 1.08))
+    m = np.asarray(cv2.getRotationMatrix2D((w / 2, h * 0.7), rng.uniform(-4, 4), rng.uniform(0.92, 1.08)), np.float64)
     m[:, 2] += rng.normal(0, 0.04 * sq.CELL, 2)
     crop = cv2.warpAffine(crop, m, (w, h), borderMode=cv2.BORDER_REFLECT)
     roll = rng.random()
@@ -128,5 +128,5 @@ def export_onnx(net: Any, out: Path) -> None:
 
     net.eval()
     dummy = torch.zeros(64, 3, sq.CROP_H, sq.CROP_W)
-    torch.onnx.export(net, dummy, str(out), input_names=["crops"], output_names=["logits"],
+    torch.onnx.export(net, (dummy,), str(out), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=17, dynamo=False)

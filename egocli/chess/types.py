@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 TURN_SOURCES = ("fen", "given", "legal", "assumed", "moves")
 """How the side to move was decided: the FEN said so, --turn, the only legal side, White assumed, the moves seen."""
@@ -26,6 +26,17 @@ class EngineLine:
     """Expected score for the side to move, 0..1 (a win counts 1, a draw 1/2): not a chance to win."""
     wdl: tuple[float, float, float] | None = None
     """Win, draw and loss chances for the side to move (each 0..1) as the engine models them, if it reports them."""
+
+
+MoveFacts = TypedDict("MoveFacts", {
+    "side": str, "phase": str, "move": str, "piece": str, "from": str, "to": str, "captures": str | None,
+    "check": bool, "mate": bool, "attacks": list[str], "defends": list[str], "main line": str, "score": str,
+    "expected score": str,
+})
+"""Engine facts about the best move that the coach explains: the side to move ('White'/'Black'), the game
+phase, the move in SAN, the piece moved and its squares, the piece captured (None), whether it checks or mates,
+the opponent pieces it attacks and own pieces it defends ('knight on f6'), the main line in SAN, the score in
+words and the expected score ('50% (win 2%, draw 96%, loss 2%)')."""
 
 
 @dataclass(frozen=True)

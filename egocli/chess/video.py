@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -12,6 +13,9 @@ from egocli.chess.recognise import Recognition
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.chess.vote import VoteBuffer, match_move
 from egocli.core.errors import InputError
+
+if TYPE_CHECKING:
+    import chess
 
 VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
 """Quarter turns from the camera view to board order -> the view that fixes them."""
@@ -147,11 +151,11 @@ class PositionTracker:
         self.buffer = VoteBuffer(options.frames, options.tau)
         self.turn = options.turn
         self.reader = BoardReader(options)
-        self.board = None
+        self.board: chess.Board | None = None
         self.placement: str | None = None
         self.turn_source, self.turn_reason = "assumed", ""
         self.moves = 0
-        self.pending: tuple[object, int] = (None, 0)
+        self.pending: tuple[chess.Move | None, int] = (None, 0)
         self.positions: list[dict[str, object]] = []
 
     @property
@@ -184,16 +188,18 @@ class PositionTracker:
         """Once a legal position is known, only its legal moves are candidates: a move is played when it
         explains MOVE_FRAMES frames in a row better than no move by MOVE_GAIN (squares the classifier
         misreads the same way in both cancel out)."""
-        move = likely_move(self.board, probs)
+        board = self.board
+        assert board is not None, "following starts from a known position"
+        move = likely_move(board, probs)
         self.pending = (move, self.pending[1] + 1) if move is not None and move == self.pending[0] else (move, 1)
         if move is None or self.pending[1] < MOVE_FRAMES:
             return
-        san = self.board.san(move)
-        self.board.push(move)
+        san = board.san(move)
+        board.push(move)
         self.moves += 1
         self.turn_source, self.turn_reason = "moves", f"{self.moves} move{'s' * (self.moves > 1)} seen, the last {san}"
-        self.placement, self.pending = self.board.board_fen(), (None, 0)
-        self.positions.append({"time": round(seconds, 2), "fen": self.board.fen(), "move": san})
+        self.placement, self.pending = board.board_fen(), (None, 0)
+        self.positions.append({"time": round(seconds, 2), "fen": board.fen(), "move": san})
 
     def _commit(self, seconds: float, committed: np.ndarray, probs: np.ndarray) -> None:
         from egocli.chess.recognise import grid_to_placement
@@ -201,10 +207,12 @@ class PositionTracker:
         placement = grid_to_placement(committed.reshape(8, 8))
         if placement == self.placement or (self.board is not None and placement == self.board.board_fen()):
             return
-        move = match_move(self.board, placement, probs) if self.board is not None else None
-        if move is not None:
-            san = self.board.san(move)
-            self.board.push(move)
+        board = self.board
+        move = match_move(board, placement, probs) if board is not None else None
+        san: str | None
+        if board is not None and move is not None:
+            san = board.san(move)
+            board.push(move)
             self.moves += 1
             self.turn_source = "moves"
             self.turn_reason = f"{self.moves} move{'s' * (self.moves > 1)} seen, the last {san}"
@@ -274,14 +282,15 @@ def square_off(tracked: BoardLocation, found: BoardLocation) -> bool:
                 and np.abs(offsets - shift).max() <= SHIFT_TOLERANCE)
 
 
-def likely_move(board, probs: np.ndarray):  # noqa: ANN001, ANN201
+def likely_move(board: chess.Board, probs: np.ndarray) -> chess.Move | None:
     """The legal move whose resulting position explains the frame's probabilities best, if it beats the
     current position by MOVE_GAIN; None otherwise."""
     from egocli.chess.recognise import fen_to_grid
 
     logp = np.log(np.clip(probs.reshape(64, -1), 1e-6, 1.0))
     current = fen_to_grid(board.board_fen()).reshape(64)
-    best, best_gain = None, MOVE_GAIN
+    best: chess.Move | None = None
+    best_gain = MOVE_GAIN
     for move in board.legal_moves:
         board.push(move)
         after = fen_to_grid(board.board_fen()).reshape(64)

@@ -51,10 +51,10 @@ TILT_NOISE, MAX_TILT = 0.15, 2.0
 def finger_shape(points: np.ndarray, finger: str) -> tuple[float, float]:
     """(straightness, reach) of one finger from (21, 2+) landmark pixels."""
     mcp, pip, dip, tip = (points[i, :2] for i in FINGERS[finger])
-    bones = np.linalg.norm(pip - mcp) + np.linalg.norm(dip - pip) + np.linalg.norm(tip - dip)
+    bones = float(np.linalg.norm(pip - mcp) + np.linalg.norm(dip - pip) + np.linalg.norm(tip - dip))
     straight = float(np.linalg.norm(tip - mcp) / max(bones, 1e-6))
     wrist = points[0, :2]
-    reach = float(np.linalg.norm(tip - wrist) / max(np.linalg.norm(pip - wrist), 1e-6))
+    reach = float(np.linalg.norm(tip - wrist) / max(float(np.linalg.norm(pip - wrist)), 1e-6))
     return straight, reach
 
 

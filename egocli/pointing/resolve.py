@@ -174,8 +174,8 @@ def score_all(found: list[Candidate], measure: Any, decay: float, intent: str) -
         if m is None or weight == 0:
             continue
         near, off, tol = m
-        s = c.confidence * math.exp(-0.5 * (off / tol) ** 2) * math.exp(-near / decay) * weight
-        scored.append(Scored(c, s, near, off))
+        score = c.confidence * math.exp(-0.5 * (off / tol) ** 2) * math.exp(-near / decay) * weight
+        scored.append(Scored(c, score, near, off))
     scored.sort(key=lambda s: -s.score)
     squares = [s.candidate.box for s in scored if s.candidate.kind == "square"]
     kept: list[Scored] = []

@@ -21,7 +21,7 @@ from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, che
 from egocli.store.schema import known_names, migrations
 from egocli.store.cleanup import drop_emptied_sources
 from egocli.core.timeutil import now_ms
-from egocli.core.words import STOPWORDS  # noqa: F401 - re-exported (assistant.window)
+from egocli.core.words import STOPWORDS as STOPWORDS  # noqa: F401 - re-exported (bench/store.py)
 
 _EVENT_COLS = ("e.id, e.start_ms, e.end_ms, e.modality, e.source_id, e.content, e.media_path, "
                "e.media_offset_ms, e.meta, s.name AS source_name")

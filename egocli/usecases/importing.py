@@ -10,7 +10,7 @@ from pathlib import Path
 from egocli.core.errors import EgoError, InputError, NotFound
 from egocli.formats import DIR_FORMATS, ImportedSource, dir_importer, read_cues
 from egocli.store import NewEvent, Source, Store
-from egocli.store.db import db_errors
+from egocli.store.connect import db_errors
 from egocli.core.timeutil import format_local, now_ms
 
 
