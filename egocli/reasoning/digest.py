@@ -28,8 +28,14 @@ _WEIGHT = {"note": 3.0, "speech": 2.5, "text": 1.6, "tool": 1.2, "visual": 1.0}
 _UNTOLD = {"system"}
 """Modalities that say nothing of the day (sessions opening and closing)."""
 _PART = re.compile(r"\b(morning|afternoon|evening|night|week|weekend)\b")
+_NUMBER = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+           r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a)"
+           r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?\b")
 _MONEY = re.compile(r"(?:[€£$]\s?\d+(?:[.,]\d{1,2})?|\b\d+(?:[.,]\d{1,2})?\s?(?:euros?|eur|pounds?|gbp|dollars?|usd|"
-                    r"pence|cents?)\b)", re.I)
+                    r"pence|cents?|quid)\b|\b(?:" + _NUMBER + r"\s+)+(?:pounds?|euros?|dollars?|quid)"
+                    r"(?:\s+(?:and\s+)?" + _NUMBER + r"(?:\s+(?:pence|p|cents?))?)?)", re.I)
+_PRICE = re.compile(r"\b\d{1,4}[.,]\d{2}\b")
+"""A price-like number ('9.90'), money only beside a word of paying ('total 9.90')."""
 _PAID = re.compile(r"\b(?:total|paid|pay|receipt|card|cash|charged|cost|price|change)\b", re.I)
 NEAR_MS = 30 * 60_000
 """An amount this close to a visit counts as paid there (a receipt read a few minutes after arriving)."""
@@ -100,6 +106,8 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     """What a span held: its salient events in time order, and its summaries when built."""
     lo, hi, label = span_of(asked)
     if plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
+        if not asked.scope.windows:  # 'what happened in the budget review?': its latest time, whenever
+            lo, label = -(2 ** 62), "today"
         stretch = _stretch(asked, plan.action, lo, hi)
         if stretch is None:
             return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
@@ -114,6 +122,12 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
     return Finding("digest", f"{label[:1].upper()}{label[1:]}: {lines}.", tuple(shown),
                    f"{label}, the main events: {lines}.{gist}")
+
+
+def _money(text: str) -> str:
+    """The amount of money a text names ('£9.60', 'twenty-six pounds eighty', 'total 9.90'), or ''."""
+    m = _MONEY.search(text) or (_PRICE.search(text) if _PAID.search(text) else None)
+    return m.group(0) if m else ""
 
 
 def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
@@ -134,22 +148,22 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
     found = matcher.matches(plan.action, verb_first=False) if plan.action else []
     if not found:
         return nothing(matcher, "amount", plan.action or "a payment", asked.stamp)
-    priced = [e for e in found if _MONEY.search(e.content)]
-    for visit in reversed(found):
-        if priced and priced[-1].start_ms >= visit.start_ms:
-            break
-        near = store_windows.overlapping(asked.store, visit.start_ms - 60_000, visit.start_ms + NEAR_MS,
-                                         visit.source_id, 200)
-        near = [e for e in near if _MONEY.search(e.content) and e.start_ms <= asked.scope.at_ms]
-        if near:
-            priced.append(max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - visit.start_ms))))
-            break
+    priced = [e for e in found if _money(e.content)]
+    last = found[-1]
+    same = [e for e in found if local(e.start_ms).date() == local(last.start_ms).date()]
+    if not priced or priced[-1].start_ms < same[0].start_ms:  # the latest visit: from its first mention on
+        for reach in (5 * 60_000, NEAR_MS):  # inside the visit first, then a little after it
+            near = store_windows.overlapping(asked.store, same[0].start_ms - 60_000, last.end_ms + reach,
+                                             last.source_id, 400)
+            near = [e for e in near if _money(e.content) and e.start_ms <= asked.scope.at_ms]
+            if near:
+                priced.append(max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - last.start_ms))))
+                break
     if not priced:
-        last = found[-1]
         when = asked.stamp(last.start_ms, last.source_id)
         return Finding("amount", f"I can't see an amount for {plan.action}; the closest is {when}: {last.content}.",
                        (last,), f"no amount named near {plan.action}; last about it at {when}: {last.content}")
     ev = max(priced, key=lambda e: e.start_ms)
-    money = _MONEY.search(ev.content).group(0)  # type: ignore[union-attr]
+    money = _money(ev.content)
     when = asked.stamp(ev.start_ms, ev.source_id)
     return Finding("amount", f"{money}: {when}: {ev.content}.", (ev,), f"{plan.action}: {money}, at {when}: {ev.content}")

@@ -231,6 +231,9 @@ RULES: tuple[Rule, ...] = (
     _rule("amount", r"^what did (?:i|it) (?:spend|pay|cost)(?: at| on| for| in)? (.+?)"),
     _rule("amount", r"^what (?:was|is) the (?:cost|price|total|bill) (?:of|for|at) (?:the |my )?(.+?)"),
     _rule("exists", r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)", _exists),
+    _rule("exists", r"^(?:did|has|had) (?!i\b)(\w+(?: \w+)?) (call|ring|phone|text|message|email|visit|write to|"
+                    r"come to see|pop round to see) (?:me|us)\b(?: (.+?))?",
+          lambda groups, scope: QuestionPlan("exists", f"{groups[1]} from {groups[0]} {groups[2]}".strip())),
     _rule("exists", r"^(?:was|were|has|have|had) (?:the |my |a |an |our )?(.+?) (?:been )?"
                     r"(\w+(?:ed|en)|left|put|cut|shut|set|made|done|bought|fed|paid)",
           lambda groups, scope: QuestionPlan("exists", f"{groups[1]} the {groups[0]}")),

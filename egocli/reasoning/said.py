@@ -38,11 +38,13 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
             near = store_windows.overlapping(asked.store, last.start_ms - 2 * 60_000, last.start_ms + NEAR_MS,
                                              None, 200)
             lines = [e for e in near if e.modality == "speech" and e.start_ms <= asked.scope.at_ms]
+    by_speaker = bool(lines)
     if not lines and (topic or not speaker):
         lines = [e for e in matcher.matches(plan.other or plan.action, verb_first=False) if e.modality in SPOKEN]
-    if topic:
-        lines = sorted(lines, key=lambda e: -terms.recall(topic, set(terms.terms(e.content))))[:SHOWN] \
-            if any(terms.recall(topic, set(terms.terms(e.content))) for e in lines) else []
+    if topic and lines:  # the speaker's lines about the topic first; without the speaker, only those about it
+        about = [e for e in lines if terms.recall(topic, set(terms.terms(e.content)))]
+        lines = sorted(about, key=lambda e: -terms.recall(topic, set(terms.terms(e.content))))[:SHOWN] if about \
+            else (lines[-SHOWN:] if by_speaker else [])
     if not lines:
         return None
     shown = sorted(lines[-SHOWN:] if not topic else lines, key=lambda e: (e.start_ms, e.id))

@@ -125,6 +125,8 @@ class Matcher:
             return 1  # named only inside a quotation ('a message: "lunch at ours on Sunday"'): a mention, not the act
         if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text):
             return 1  # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act
+        if plain and act.verb is not None and _NOT.search(ev.content) and not _NOT.search(q.text):
+            return 1  # 'the evening compartment still closed', 'forgot the pills': the act was not done
         literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
         named = bool(things) and terms.recall(things, own) >= 0.99
@@ -150,6 +152,9 @@ _QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\u2018[^\u2019]+\u2019|\u
 _PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
                        r"sun)day)\b", re.I)
 """A day named in something said or read: what it says is planned for then."""
+_NOT = re.compile(r"\b(?:" + "|".join(sorted(lexicon().words["negation"], key=len, reverse=True)) +
+                  r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
+"""A line saying something was not done."""
 
 
 def _names_only(text: str, things: list[str]) -> bool:
