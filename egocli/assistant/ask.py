@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from egocli.core.errors import ModelError
-from egocli.models.base import Embedder, TextModel
+from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.store import Store
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class LogAnswers(Protocol):
 class AskPipeline:
     """LogAnswers through egocli.reasoning.asker: retrieval over the log, one vote, no summaries."""
 
-    def __init__(self, llm: Callable[[], TextModel], embedder: Callable[[], Embedder], budget: int = 400) -> None:
+    def __init__(self, llm: Callable[[], PrefixCachedModel], embedder: Callable[[], Embedder], budget: int = 400) -> None:
         self._llm, self._embedder, self.budget = llm, embedder, budget
 
     def answer(self, store: Store, question: str, at_ms: int, on_token: Callable[[str], None]) -> LogAnswer:
@@ -47,7 +47,7 @@ class AskPipeline:
         from egocli.reasoning.asker import AskRequest
         from egocli.reasoning.service import VECTORS, AskService
 
-        service = AskService(self._llm, self._embedder_or_none(), preparation=VECTORS)  # type: ignore[arg-type]
+        service = AskService(self._llm, self._embedder_or_none(), preparation=VECTORS)
         req = AskRequest(question, at_ms=at_ms, votes=1, budget=self.budget, hcc=False)
         result = service.ask(store, req, on_token)
         return LogAnswer(result.text, [asdict(c) for c in result.citations])

@@ -59,7 +59,7 @@ class LiveWindow:
         """Load the live answer model and fill its window from the log (answer thread)."""
         from egocli.models import registry
 
-        live = LiveContext(registry.load("llm", live_settings(self.services.settings)), budget=self.budget)
+        live = LiveContext(registry.load_llm(live_settings(self.services.settings)), budget=self.budget)
         flt = EventFilter(modalities=tuple(VERBS), limit=200)
         for ev in self.services.store().events(flt, newest_first=True):  # until as full as a trim would leave it
             if live.add([ev], [ev.id]) and live.tokens > live.keep * live.budget:

@@ -14,7 +14,7 @@ import numpy as np
 
 from egocli.core.config import Settings
 from egocli.core.errors import EgoError
-from egocli.models.base import Embedder, Labeler, Reader, Segment, Speaker, TextModel, Transcriber
+from egocli.models.base import Embedder, Labeler, Model, PrefixCachedModel, Reader, Segment, Speaker, Transcriber
 from egocli.perception.audio import RATE, resample, trim_silence
 from egocli.perception.describe import Describer, FrameDescription
 from egocli.perception.frames import FrameSelector, Verdict
@@ -85,36 +85,47 @@ class LiveServices:
             store = self._local.store = Store.open(self.settings.db, key=self._key)
         return store
 
-    def model(self, role: str) -> Any:
-        """The model for a role, loaded once per process by the registry (whose typed loaders, on
-        branch `core`, replace this untyped one in the accessors below)."""
+    def model(self, role: str) -> Model:
+        """The model for a role, loaded once per process by the registry (the accessors below are typed)."""
         from egocli.models import registry
 
         return registry.load(role, self.settings)
 
-    def llm(self) -> TextModel:
+    def llm(self) -> PrefixCachedModel:
         """The text model for answers, plans and coaching."""
-        return self.model("llm")
+        from egocli.models import registry
+
+        return registry.load_llm(self.settings)
 
     def embedder(self) -> Embedder:
         """The sentence embedder for retrieval."""
-        return self.model("embedder")
+        from egocli.models import registry
+
+        return registry.load_embedder(self.settings)
 
     def asr(self) -> Transcriber:
         """The speech recogniser."""
-        return self.model("asr")
+        from egocli.models import registry
+
+        return registry.load_asr(self.settings)
 
     def labeler(self) -> Labeler:
         """The image labeler."""
-        return self.model("labeler")
+        from egocli.models import registry
+
+        return registry.load_labeler(self.settings)
 
     def reader(self) -> Reader:
         """The text reader (OCR)."""
-        return self.model("ocr")
+        from egocli.models import registry
+
+        return registry.load_ocr(self.settings)
 
     def speaker(self) -> Speaker:
         """The speech synthesiser."""
-        return self.model("tts")
+        from egocli.models import registry
+
+        return registry.load_tts(self.settings)
 
     async def warm(self) -> None:
         """Load the models in the background so the first utterance does not wait for them."""

@@ -381,8 +381,11 @@ class LiveSession:
         try:
             result = await self.services.run("answer", analyse_frame, self.services, self._frame)
         except Exception as ex:  # the co-pilot's own failures must not end the session
+            from egocli.chess.analyse import UnreadablePosition
+
             log.warning("session %s: chess failed: %s", self.id, ex)
-            seen = getattr(getattr(ex, "analysis", None), "fen_seen", None)  # a board read but not analysable
+            # a board read but not analysable: say what was seen
+            seen = ex.analysis.fen_seen if isinstance(ex, UnreadablePosition) else None
             await self.send({**error("chess", f"{type(ex).__name__}: {ex}"[:300], ref),
                              **({"fen_seen": seen} if seen else {})})
             return

@@ -18,10 +18,13 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from egocli.store import Event, NewEvent
 from egocli.core.timeutil import local
+
+if TYPE_CHECKING:
+    from egocli.models.base import PrefixCachedModel
 
 INSTRUCTIONS = (
     "You are egocli, the memory assistant of a person wearing camera glasses. Below are the newest "
@@ -53,7 +56,7 @@ class Line:
     """The event's text (for citations)."""
 
 
-def template_parts(model: Any) -> tuple[str, str, str]:
+def template_parts(model: PrefixCachedModel) -> tuple[str, str, str]:
     """(head, middle, tail) of the model's chat template around a system and a user message."""
     text = model.format_chat([{"role": "system", "content": _MARK_SYSTEM}, {"role": "user", "content": _MARK_USER}])
     if text.count(_MARK_SYSTEM) == 1 and text.count(_MARK_USER) == 1:
@@ -84,7 +87,7 @@ def words(text: str) -> set[str]:
 class LiveContext:
     """The recent log as a growing, pre-evaluated prompt prefix for one text model."""
 
-    def __init__(self, model: Any, budget: int = 700, keep: float = 0.6) -> None:
+    def __init__(self, model: PrefixCachedModel, budget: int = 700, keep: float = 0.6) -> None:
         self.model, self.budget, self.keep = model, budget, keep
         self.head, self.middle, self.tail = template_parts(model)
         self._count: Callable[[str], int] = model.count_tokens

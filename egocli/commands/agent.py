@@ -10,9 +10,9 @@ from egocli.cli import ui
 
 
 def agent(ctx: typer.Context,
-          janus: str = typer.Option(None, "--janus", help="Janus WebSocket API address (ws://host:8188)."),
+          janus: str | None = typer.Option(None, "--janus", help="Janus WebSocket API address (ws://host:8188)."),
           room: int = typer.Option(..., "--room", help="VideoRoom room id: the wearer's room."),
-          db: str = typer.Option(None, "--db", help="The wearer's event log (or from --rooms)."),
+          db: str | None = typer.Option(None, "--db", help="The wearer's event log (or from --rooms)."),
           rooms: Path = typer.Option(None, "--rooms", help="rooms.toml: room -> log (and Janus address)."),
           token: str = typer.Option(None, "--token", envvar="EGOCLI_JANUS_TOKEN", help="Janus auth token."),
           api_secret: str = typer.Option(None, "--api-secret", envvar="EGOCLI_JANUS_SECRET",
@@ -37,20 +37,21 @@ def agent(ctx: typer.Context,
     from egocli.core.errors import UsageError
     from egocli.stream.janus_agent import AgentOptions
 
+    log: str | Path | None = db
     if rooms is not None:
         from egocli.assistant.rooms import read_rooms
 
         entry = read_rooms(rooms).get(room)
         if entry is None:
             raise UsageError(f"room {room} is not in {rooms}")
-        db, janus = entry.db if db is None else db, janus or entry.janus
+        log, janus = entry.db if log is None else log, janus or entry.janus
     obj = ctx.find_root().obj or {}
-    db = obj.get("db") if db is None else db  # an empty --db is refused by load_settings, never replaced
-    if not janus or db is None:
+    log = obj.get("db") if log is None else log  # an empty --db is refused by load_settings, never replaced
+    if not janus or log is None:
         raise UsageError("give --janus and --db (or --rooms with the room's entry)")
     if not janus.startswith(("ws://", "wss://")):
         raise UsageError(f"--janus {janus}: expected a ws:// or wss:// address")
-    conf = load_settings(db=db).with_models(asr=asr, llm=llm)
+    conf = load_settings(db=log).with_models(asr=asr, llm=llm)
     options = ServeOptions.of(wake_phrase=wake_phrase, fps=fps, max_sessions=1)
     ui.status(f"agent for room {room} via {janus} (log: {conf.db}); Ctrl-C to stop")
     run(conf, options, AgentOptions(janus, room, api_secret, token, pin, tuple(ice_server or ())))

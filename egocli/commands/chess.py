@@ -4,13 +4,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
 
 from egocli.cli import ui
 from egocli.commands.common import JSON, settings
+
+if TYPE_CHECKING:
+    from egocli.chess.types import Analysis, VideoAnalysis
 
 ANALYSE = "analyse"
 
@@ -57,7 +60,7 @@ def analyse_cmd(
     """
     from egocli.chess.analyse import UnreadablePosition, analyse
     from egocli.chess.calibrate import active_model
-    from egocli.chess.types import ChessOptions
+    from egocli.chess.types import ChessOptions, VideoAnalysis
 
     conf = settings(ctx)
     options = ChessOptions(turn=turn, view=view, multipv=multipv, seconds=seconds, explain=not no_explain,
@@ -76,14 +79,14 @@ def analyse_cmd(
         _emit(ex.analysis, json_)
         raise
     _emit(result, json_)
-    final = getattr(result, "final", result)
+    final = result.final if isinstance(result, VideoAnalysis) else result
     if final is not None and final.error:
         from egocli.core.errors import InputError
 
         raise InputError(final.error)
 
 
-def _emit(result: Any, json_: bool) -> None:
+def _emit(result: Analysis | VideoAnalysis, json_: bool) -> None:
     from egocli.chess.render import render
 
     ui.emit_json(result.to_json()) if json_ else ui.emit_text(render(result))

@@ -103,7 +103,7 @@ def index_new_events(cfg: Settings, store: Store) -> None:
     from egocli.reasoning.retrieval import embed_missing
 
     try:
-        done = sum(ui.track(embed_missing(store, registry.load("embedder", cfg)), "indexing"))
+        done = sum(ui.track(embed_missing(store, registry.load_embedder(cfg)), "indexing"))
     except EgoError as ex:
         ui.warn(f"events stored but not indexed for meaning search: {ex}")
         return

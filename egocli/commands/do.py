@@ -32,10 +32,10 @@ def do(ctx: typer.Context,
         raise UsageError("empty request")
     conf = settings(ctx)
     store = open_store(ctx)
-    llm = registry.load("llm", conf)
-    tool_ctx = ToolContext(store, conf, "cli", llm_loader=lambda: llm)
+    model = registry.load_llm(conf)
+    tool_ctx = ToolContext(store, conf, "cli", llm_loader=lambda: model)
     interactive = not json_ and sys.stdin.isatty()
-    orchestrator = Orchestrator(llm, tool_ctx, confirm=lambda q: ui.confirm(q, yes))
+    orchestrator = Orchestrator(model, tool_ctx, confirm=lambda q: ui.confirm(q, yes))
     text = request.strip()
     outcome = orchestrator.run(text)
     for _ in range(MAX_CLARIFICATIONS):

@@ -123,7 +123,7 @@ def _run_with_progress(ingestor: Ingestor, paths: list[Path], indexer: Backgroun
 
     results: list[IngestResult] = []
     with ui.progress_bars() as bars:
-        tasks: dict[tuple[str, str], int] = {}
+        tasks: dict[tuple[str, str], ui.TaskID] = {}
         for item in ingestor.run(paths):
             if isinstance(item, Progress):
                 indexer.start()

@@ -33,7 +33,7 @@ def mcp(ctx: typer.Context,
     from egocli.tools.registry import ToolContext
 
     conf = settings(ctx)
-    tool_ctx = ToolContext(open_store(ctx), conf, "mcp", llm_loader=lambda: registry.load("llm", conf))
+    tool_ctx = ToolContext(open_store(ctx), conf, "mcp", llm_loader=lambda: registry.load_llm(conf))
     serve_stdio(tool_ctx, writes=allow_writes)
 
 

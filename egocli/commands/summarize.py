@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -13,7 +13,7 @@ from egocli.core.errors import ModelError, UsageError
 from egocli.core.timeutil import format_local
 
 if TYPE_CHECKING:
-    from egocli.models.base import TextModel
+    from egocli.models.base import Embedder, Message, TextModel
     from egocli.reasoning.hcc import Chunk, Summarizer
     from egocli.store import Store
 
@@ -27,9 +27,12 @@ class CountingModel:
         self.context_size = model.context_size
         self.on_piece = on_piece
 
-    def generate(self, messages: Sequence[Any], **options: Any) -> Iterator[str]:
+    def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
+                 grammar: str | None = None, json_schema: dict[str, Any] | None = None,
+                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
         """The wrapped model's pieces, each reported."""
-        for piece in self.model.generate(messages, **options):
+        for piece in self.model.generate(messages, max_tokens=max_tokens, temperature=temperature, grammar=grammar,
+                                         json_schema=json_schema, stop=stop):
             self.on_piece()
             yield piece
 
@@ -58,21 +61,21 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
         raise UsageError("--since must be before --until")
     store = open_store(ctx, create=False)
     conf = settings(ctx)
-    embedder = None
+    embedder: Embedder | None = None
     if not no_embed:
         try:
             with ui.Waiting("Loading the embedder..."):
-                embedder = registry.load("embedder", conf)
+                embedder = registry.load_embedder(conf)
         except ModelError as ex:
             ui.warn(f"{ex}; events are not embedded")
     embedded = 0
     if embedder is not None:
         embedded = sum(ui.track(retrieval.embed_missing(store, embedder, lo, hi), "embedding"))
     todo = hcc.plan(store, lo, hi)
-    model = None
+    model: TextModel | None = None
     if todo and not extractive:
         with ui.Waiting(f"Loading the summarizer model for {len(todo)} summaries..."):
-            model = registry.load("summarizer", conf)
+            model = registry.load_summarizer(conf)
     built, name = _build(store, model, embedder, lo, hi, todo)
     used = name if built else None  # nothing built: no summarizer was used, whatever would have been
     doc = {"summaries_built": built, "events_embedded": embedded, "summarizer": used}
@@ -86,22 +89,23 @@ def _label(chunk: Chunk) -> str:
     return f"{chunk.level} of {format_local(chunk.start_ms)[:16]}, {chunk.event_count} events"
 
 
-def _build(store: Store, model: TextModel | None, embedder: Any, lo: int | None, hi: int | None,
+def _build(store: Store, model: TextModel | None, embedder: Embedder | None, lo: int | None, hi: int | None,
            todo: list[Chunk]) -> tuple[int, str]:
     """Build the planned summaries with two bars: chunks done, and the tokens of the one being written."""
     from egocli.reasoning import hcc
 
-    built, tasks = 0, {}
+    built = 0
+    tasks: dict[str, ui.TaskID] = {}
     with ui.progress_bars() as bars:
         def on_piece() -> None:
             if bars is not None and "tokens" in tasks:
                 bars.advance(tasks["tokens"])
-        summarizer: Summarizer = (hcc.LlmSummarizer(CountingModel(model, on_piece)) if model is not None
-                                  else hcc.ExtractiveSummarizer())
+        written = hcc.LlmSummarizer(CountingModel(model, on_piece)) if model is not None else None
+        summarizer: Summarizer = written if written is not None else hcc.ExtractiveSummarizer()
         if bars is not None and todo:
             tasks["chunks"] = bars.add_task("summarising", total=len(todo))
-            if model is not None:
-                tasks["tokens"] = bars.add_task("", total=summarizer.max_tokens)
+            if written is not None:
+                tasks["tokens"] = bars.add_task("", total=written.max_tokens)
         labels = iter(todo)
 
         def next_label() -> None:

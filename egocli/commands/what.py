@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from egocli.cli import ui
 from egocli.commands.common import JSON, open_store, settings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_TRIES = 2
 
@@ -85,7 +88,7 @@ def _render(document: dict) -> str:
     return "\n".join(lines)
 
 
-def _write_crop(path: str, pixels: object) -> None:
+def _write_crop(path: str, pixels: np.ndarray | None) -> None:
     import cv2
 
     from egocli.core.errors import InputError

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from egocli.ingest.decode import TruncatedMedia, audio_chunks, video_frames
 from egocli.ingest.profile import StageClock
@@ -22,6 +22,9 @@ from egocli.perception.frames import FrameRules, FrameSelector, Verdict
 from egocli.perception.packing import LIMIT_MS, UtterancePacker
 from egocli.perception.vad import EnergyVad, Utterance, VadConfig
 from egocli.store import NewEvent
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CHECKPOINT_MS = 20_000
 VIDEO_NICE = 5
@@ -125,6 +128,7 @@ class VideoStage:
     def _frames(self, ahead: queue.Queue[_Seen | BaseException], resume: dict[str, int],
                 stop: threading.Event) -> None:
         selector = FrameSelector(self.rules)
+        frame: np.ndarray | None
         start = resume.get("video_ms", 0)
         if "video_ref_ms" in resume:
             for t, frame in video_frames(self.path, self.fps, resume["video_ref_ms"]):
@@ -150,7 +154,7 @@ class VideoStage:
         if not stop.is_set():
             _put(ahead, _Seen(t, None, None, {}, self._point(t, selector), counts, True, frames.truncated), stop)
 
-    def _seen(self, t: int, frame: Any, verdict: Verdict, selector: FrameSelector,
+    def _seen(self, t: int, frame: np.ndarray | None, verdict: Verdict, selector: FrameSelector,
               counts: dict[str, int]) -> _Seen:
         found: dict[str, int] = {}
         if frame is not None and self.redactor:
@@ -166,10 +170,12 @@ class VideoStage:
         return point
 
     def _describe(self, seen: _Seen) -> list[NewEvent]:
-        desc = self.describer.describe(seen.frame)
+        frame, verdict = seen.frame, seen.verdict
+        assert frame is not None and verdict is not None, "described: a kept frame, with its verdict"
+        desc = self.describer.describe(frame)
         at = self.origin_ms + seen.t
-        media = self.save_frame(seen.frame, seen.t) if self.save_frame else str(self.path)
-        events = self._notes.events(desc, seen.verdict, at, at + int(1000 / self.fps), seen.t, media)
+        media = self.save_frame(frame, seen.t) if self.save_frame else str(self.path)
+        events = self._notes.events(desc, verdict, at, at + int(1000 / self.fps), seen.t, media)
         return self.redactor.events(events, seen.found) if self.redactor else events
 
 
@@ -178,7 +184,7 @@ class _Seen:
     """A kept frame (redacted) or a checkpoint (frame None), handed from the selecting thread."""
 
     t: int
-    frame: Any
+    frame: np.ndarray | None
     verdict: Verdict | None
     found: dict[str, int]
     point: dict[str, int]
@@ -268,7 +274,8 @@ class _Truncatable:
     """Wraps a decoding iterator: a TruncatedMedia after some output ends it with a warning."""
 
     def __init__(self, inner: Iterator[Any]) -> None:
-        self.inner, self.truncated, self.any = inner, None, False
+        self.inner, self.any = inner, False
+        self.truncated: str | None = None
 
     def __iter__(self) -> Iterator[Any]:
         try:

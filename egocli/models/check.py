@@ -89,7 +89,7 @@ def _test_speech(settings: Settings) -> tuple[np.ndarray, str]:
     try:
         if registry.resolve("tts", settings).backend == "fake":
             raise ModelError("a fake speaker says no words")
-        audio, rate = registry.load("tts", settings).speak(sentence)
+        audio, rate = registry.load_tts(settings).speak(sentence)
     except (EgoError, OSError):
         rng = np.random.default_rng(0)
         return (0.01 * rng.standard_normal(16000 * 5)).astype(np.float32), ""

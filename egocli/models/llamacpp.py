@@ -10,13 +10,16 @@ from collections import OrderedDict
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from egocli.core.errors import ConfigError, ModelError
 from egocli.models.base import Message, PrefixCachedModel
 from egocli.models.quiet import load_quietly
 
 if TYPE_CHECKING:
+    from llama_cpp.llama_types import (ChatCompletionRequestMessage, CreateChatCompletionStreamResponse,
+                                       CreateCompletionStreamResponse)
+
     from egocli.core.config import Settings
     from egocli.models.registry import Choice
 
@@ -60,7 +63,9 @@ class LlamaCppModel(PrefixCachedModel):
         """Stream the reply's text pieces for a chat (optionally grammar/schema constrained)."""
         if grammar is not None and json_schema is not None:
             raise ValueError("give either grammar or json_schema, not both")
-        chat = [{"role": "user", "content": messages}] if isinstance(messages, str) else list(messages)
+        # our messages are plain {role, content} dicts; llama_cpp declares them as per-role TypedDicts
+        chat = cast("list[ChatCompletionRequestMessage]",
+                    [{"role": "user", "content": messages}] if isinstance(messages, str) else list(messages))
         kwargs: dict[str, Any] = {"max_tokens": max_tokens, "temperature": temperature,
                                   "stop": list(stop or []), "stream": True}
         if grammar is not None:
@@ -69,9 +74,12 @@ class LlamaCppModel(PrefixCachedModel):
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
         with self._lock:  # one llama.cpp context: generations from several threads take turns
             try:
-                for chunk in self._llm.create_chat_completion(messages=chat, **kwargs):
+                # stream=True: llama_cpp's declared return is the union of a response and a stream of chunks
+                chunks = cast("Iterator[CreateChatCompletionStreamResponse]",
+                              self._llm.create_chat_completion(messages=chat, **kwargs))
+                for chunk in chunks:
                     piece = chunk["choices"][0].get("delta", {}).get("content")
-                    if piece:
+                    if isinstance(piece, str) and piece:
                         yield piece
             except ValueError as ex:  # e.g. prompt longer than the context window
                 raise ModelError(f"{self.role}: {ex}") from ex
@@ -216,8 +224,10 @@ class LlamaCppModel(PrefixCachedModel):
             raise ModelError(f"{self.role}: prompt of {len(tokens)} tokens does not fit the "
                              f"{self.context_size}-token context")
         with self._lock:
-            for chunk in self._llm.create_completion(prompt=tokens, max_tokens=max_tokens, temperature=temperature,
-                                                     stop=list(stop or []), stream=True):
+            chunks = cast("Iterator[CreateCompletionStreamResponse]",  # stream=True (see generate)
+                          self._llm.create_completion(prompt=tokens, max_tokens=max_tokens, temperature=temperature,
+                                                      stop=list(stop or []), stream=True))
+            for chunk in chunks:
                 piece = chunk["choices"][0].get("text")
                 if piece:
                     yield piece
@@ -255,7 +265,7 @@ class LlamaCppModel(PrefixCachedModel):
         eos = vocab.detokenize([vocab.token_eos()]).decode("utf-8", "replace")
         bos = vocab.detokenize([vocab.token_bos()]).decode("utf-8", "replace") if vocab.token_bos() >= 0 else ""
         formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
-        return formatter(messages=list(messages)).prompt
+        return formatter(messages=cast("list[ChatCompletionRequestMessage]", list(messages))).prompt
 
 
 _LOADING = threading.local()

@@ -151,7 +151,7 @@ def _assembled_ok(spec: ModelSpec, path: Path | None) -> bool:
 
 def describe(settings: Settings) -> list[dict[str, Any]]:
     """One row per role: role, backend, model, file, size, licence, present, note."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for role in ROLES:
         try:
             choice = resolve(role, settings)

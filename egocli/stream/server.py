@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from aiohttp.typedefs import Middleware
 
 from egocli.core.errors import UsageError
 from egocli.stream import guard
@@ -35,7 +36,6 @@ PROTECTED = ("/offer", "/api/")
 """Paths (prefixes) that need the token; the pages and their static files do not, and /ws checks its own
 (a browser cannot set headers on a WebSocket: the token may come in its hello)."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-Middleware = Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]
 
 
 def is_loopback(host: str) -> bool:

@@ -109,7 +109,7 @@ def note_list(ctx: ToolContext, limit: int = 10) -> ToolResult:
     rows = [{"id": ev.id, "time": format_local(ev.start_ms), "text": ev.content} for ev in notes]
     if not rows:
         return ToolResult(rows, "You have no notes.")
-    return ToolResult(rows, f"{len(rows)} note(s); the latest: {rows[0]['text'][:120]}")
+    return ToolResult(rows, f"{len(rows)} note(s); the latest: {notes[0].content[:120]}")
 
 
 @tool(side_effects=True, confirm=lambda a: f"Delete note #{a['note_id']} for good?")
@@ -182,10 +182,12 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
     """
     from egocli.chess.analyse import ChessOptions, analyse, analyse_image
     from egocli.chess.analyse import UnreadablePosition as Unreadable
+    from egocli.chess.types import Analysis, VideoAnalysis
 
     if not fen.strip() and not frame.strip():
         raise ToolError("give a FEN or a frame")
     options = ChessOptions(multipv=3, seconds=0.3, model=_chess_model(ctx))
+    result: Analysis | VideoAnalysis
     try:
         if not fen.strip() and frame.strip().lower() == "latest" and ctx.camera is not None:
             image = ctx.camera()  # a live session: the frame the camera sees now
@@ -198,9 +200,10 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
     except Unreadable as ex:  # never hide what was seen
         raise ToolError(f"{ex} (seen: {ex.analysis.fen_seen})") from None
     data = result.to_json()
-    if getattr(result, "status", ""):
-        return ToolResult(data, f"The game is over: {result.status}.")
-    lines = getattr(result, "lines", None) or []
+    position = result if isinstance(result, Analysis) else None  # a video's moves are in data, not a best move
+    if position is not None and position.status:
+        return ToolResult(data, f"The game is over: {position.status}.")
+    lines = position.lines if position is not None else []
     if not lines:
         return ToolResult(data, "The engine found no move.")
     best = lines[0]

@@ -79,12 +79,15 @@ def serve_stdio(ctx: ToolContext, writes: bool = False) -> None:
     """Serve MCP over stdin/stdout until the client disconnects."""
     import anyio
     from mcp.server.stdio import stdio_server
-    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared._context_streams import ContextReceiveStream, ContextSendStream, create_context_streams
+    from mcp.shared.message import SessionMessage
 
     server = build_server(ctx, writes)
 
     async def main() -> None:
         async with stdio_server() as (read, write):
+            sink: ContextSendStream[SessionMessage | Exception]
+            checked: ContextReceiveStream[SessionMessage | Exception]
             sink, checked = create_context_streams(0)
             async with anyio.create_task_group() as tasks:
                 tasks.start_soon(_answer_bad_lines, read, sink, write)

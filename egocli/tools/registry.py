@@ -198,7 +198,7 @@ class ToolRegistry:
 
 def _check_value(name: str, value: Any, schema: dict[str, Any]) -> None:
     kind = schema.get("type")
-    ok = {
+    ok = kind is None or {
         "string": isinstance(value, str),
         "integer": isinstance(value, int) and not isinstance(value, bool),
         "number": isinstance(value, (int, float)) and not isinstance(value, bool),

@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from egocli.core.errors import EgoError, InputError
 from egocli.models.base import Embedder, PrefixCachedModel
@@ -71,7 +72,7 @@ def load_questions(path: Path) -> list[EvalQuestion]:
         raise InputError(f"{path}: expected an object of questions keyed by id")
     out = []
     for qid, raw in data.items():
-        item = {k: raw.get(k) for k in QUESTION_KEYS} if isinstance(raw, dict) else {}
+        item: dict[str, Any] = {k: raw.get(k) for k in QUESTION_KEYS} if isinstance(raw, dict) else {}
         try:
             videos = {int(k.split()[-1]): v["id"] for k, v in item["inputs"].items()}
             choices = tuple(", ".join(c) if isinstance(c, list) else str(c) for c in item["choices"])
