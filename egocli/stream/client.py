@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import fractions
 import json
+import ssl
 import time
 from collections import deque
 from typing import Any
@@ -56,7 +57,7 @@ class Feed:
 class _Base:
     """Shared by both transports: control messages in, answer audio levels in."""
 
-    def __init__(self, tls: Any = None) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.tls = tls
         """ssl.SSLContext trusting the server's certificate for https:// URLs (None: system default)."""
         self.feed = Feed()
@@ -69,10 +70,14 @@ class _Base:
     async def _hang_up(self) -> None:
         """Close the transport (each its own way)."""
 
+    async def send(self, msg: dict[str, Any]) -> None:
+        """Send one control message (each transport its own way)."""
+        raise NotImplementedError
+
     async def close(self, bye: bool = True) -> None:
         """Say bye (unless vanishing), stop the media tasks and hang up."""
         if bye:
-            await self.send({"type": "bye"})  # type: ignore[attr-defined]  # each transport's own send
+            await self.send({"type": "bye"})
             await asyncio.sleep(0.2)
         for task in self.tasks:
             task.cancel()
@@ -84,7 +89,7 @@ class _Base:
         self.inbox.append(msg)
         self._new.set()
         if msg.get("type") == "ping":
-            self.tasks.append(asyncio.ensure_future(self.send({"type": "pong", "t": msg.get("t")})))  # type: ignore[attr-defined]
+            self.tasks.append(asyncio.ensure_future(self.send({"type": "pong", "t": msg.get("t")})))
 
     async def wait_for(self, kind: str, timeout: float = 30.0, **match: Any) -> dict[str, Any]:
         """The first message of a type (and matching fields) received so far or within timeout."""

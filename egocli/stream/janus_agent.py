@@ -14,7 +14,7 @@ from typing import Any
 
 from egocli.stream.pcm import Playback
 from egocli.stream.host import Application, Session
-from egocli.stream.janus import KEEPALIVE_S, JanusError, JanusSession
+from egocli.stream.janus import KEEPALIVE_S, Handle, JanusError, JanusSession
 from egocli.stream.janus_room import (
     AGENT_DISPLAY,
     Publisher,
@@ -86,7 +86,7 @@ class _WearerLink(SessionPeer):
         super().__init__(app.new_session("janus", f"room {opts.room} feed {feed.id} ({feed.display})", outbox.send),
                          opts.ice_servers)
         self.feed, self.opts = feed, opts
-        self.handle: Any = None
+        self.handle: Handle | None = None
 
     async def open(self, janus: JanusSession) -> bool:
         """Start the session and subscribe; False when the application is full."""
@@ -170,7 +170,7 @@ class RoomAgent:
             await pc.close()
             await janus.close()
 
-    async def _follow(self, janus: JanusSession, handle: Any, feeds: dict[int, Publisher], me: int,
+    async def _follow(self, janus: JanusSession, handle: Handle, feeds: dict[int, Publisher], me: int,
                       outbox: _Outbox, stop: asyncio.Event) -> None:
         """React to the room's publishers until stopped or Janus goes away."""
         ended: set[int] = set()

@@ -5,11 +5,14 @@ The signal processing itself (rate, resampling, levels) is egocli.perception.aud
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from egocli.perception.audio import RATE
+
+if TYPE_CHECKING:
+    import av
 
 
 def s16_to_float(data: bytes | np.ndarray, channels: int = 1) -> np.ndarray:
@@ -34,7 +37,7 @@ class FrameResampler:
 
         self._resampler = av.AudioResampler(format="s16", layout="mono", rate=RATE)
 
-    def convert(self, frame: Any) -> np.ndarray:
+    def convert(self, frame: av.AudioFrame) -> np.ndarray:
         """Samples of one av.AudioFrame at 16 kHz mono (may be empty while the resampler fills)."""
         out = [s16_to_float(f.to_ndarray().reshape(-1)) for f in self._resampler.resample(frame)]
         return np.concatenate(out) if out else np.zeros(0, np.float32)
