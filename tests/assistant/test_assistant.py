@@ -4,7 +4,6 @@ and a clock the test moves (no waiting for polls or timeouts)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ from egocli.assistant.services import LiveServices
 from egocli.core.config import load_settings
 from egocli.core.timeutil import now_ms
 from egocli.tools import reminders
+from tests.waiting import until
 
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}
 
@@ -24,15 +24,6 @@ FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedd
 def services(tmp_path: Path) -> LiveServices:
     """Live services over a fresh log with the fake models."""
     return LiveServices(load_settings(db=tmp_path / "log.db", home=tmp_path / "home", models=FAKES))
-
-
-async def until(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Wait for a condition that work on the role threads makes true."""
-    for _ in range(int(timeout * 100)):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not met in time")
 
 
 def test_a_due_reminder_is_announced_once_per_server_in_text_and_speech(services):
@@ -44,13 +35,13 @@ def test_a_due_reminder_is_announced_once_per_server_in_text_and_speech(services
 
     async def go() -> None:
         watchers = [asyncio.ensure_future(assistant.watch(s)) for s in (first, second)]
-        await until(lambda: clock.sleeping == 2)
+        await until(lambda: clock.sleeping == 2, 20, "both watchers waiting on the clock")
         assert first.sent == [] and second.sent == []  # nothing before the first poll
         await clock.advance(REMINDER_POLL_S)
-        await until(lambda: clock.sleeping == 2 and bool(first.sent or second.sent))
+        await until(lambda: clock.sleeping == 2 and bool(first.sent or second.sent), 20, "the due reminder announced")
         for _ in range(3):  # more polls of both sessions
             await clock.advance(REMINDER_POLL_S)
-            await until(lambda: clock.sleeping == 2)
+            await until(lambda: clock.sleeping == 2, 20, "both watchers back on the clock")
         for task in watchers:
             task.cancel()
         await asyncio.gather(*watchers, return_exceptions=True)
@@ -88,11 +79,11 @@ def test_only_a_plain_yes_confirms_and_silence_is_a_no(services):
 
     async def go() -> tuple[bool, bool, bool, bool]:
         asked = asyncio.ensure_future(assistant.talk.confirm(session, "Add the reminder?", "q1"))
-        await until(lambda: assistant.awaiting(session))
+        await until(lambda: assistant.awaiting(session), 20, "the assistant awaiting an answer")
         taken = await assistant.handle(session, "yes", "q2", spoken=True)
         yes = await asked
         asked = asyncio.ensure_future(assistant.talk.confirm(session, "Delete note 3?", "q3"))
-        await until(lambda: assistant.awaiting(session))
+        await until(lambda: assistant.awaiting(session), 20, "the assistant awaiting an answer")
         await assistant.control(session, {"type": "confirm", "id": "c99", "yes": True})  # not the question asked
         await assistant.handle(session, "well, maybe", "q4", spoken=True)
         maybe = await asked

@@ -11,6 +11,7 @@ from egocli.assistant.serve_options import ServeOptions
 from egocli.assistant.serve import build
 from egocli.core.config import load_settings
 from egocli.store import Store
+from tests.waiting import until
 
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}
 
@@ -27,9 +28,11 @@ def test_a_silent_peer_is_pinged_then_closed_and_its_source_finished(tmp_path: P
         refused = host.new_session("test", "peer2")
         full = not refused.reserve()
         await session.receive('{"type": "hello"}')
-        for _ in range(3):  # 15 s of silence: pinged, still open
+        # the session's clocked loops (frame pace, heartbeat, reminder poll) are waiting on the clock
+        await until(lambda: clock.sleeping >= 3, 10, "the session's loops asleep on the clock", seen=lambda: clock.sleeping)
+        for n in range(1, 4):  # 15 s of silence: pinged at each heartbeat, still open
             await clock.advance(5.0)
-            await asyncio.sleep(0.05)
+            await until(lambda: [m["type"] for m in sent].count("ping") == n, 10, f"heartbeat ping {n}")
         assert not session.closed.is_set()
         for _ in range(2):  # past 20 s: closed
             await clock.advance(5.0)

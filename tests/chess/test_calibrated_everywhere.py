@@ -75,20 +75,18 @@ def test_the_live_chess_button_reads_with_the_calibrated_model(calibrated: tuple
     server = live_server()
 
     async def ask(client: WsClient, ref: int) -> dict:
+        from tests.waiting import message
+
         await client.send({"type": "chess", "id": ref})
-        for _ in range(900):
-            replies = [m for m in client.inbox if (m["type"], m.get("id"), m.get("ref")) in
-                       (("chess_result", ref, None), ("error", None, ref))]
-            if replies:
-                return replies[0]
-            await asyncio.sleep(0.1)
-        return {"type": "nothing within 90 s"}
+        return await message(client, lambda m: (m["type"], m.get("id"), m.get("ref")) in
+                             (("chess_result", ref, None), ("error", None, ref)), 90,
+                             f"chess request {ref}: a result, or an error saying why there is none")
 
     async def go() -> tuple[dict, dict]:
         client = WsClient()
         await client.connect(server.url, video=False)
+        # one socket, read in order: the server has taken the frame before it reads the request after it
         await client.ws.send_bytes(pack(KIND_JPEG, (WEBCAM / "chessBoard007.jpg").read_bytes()))
-        await asyncio.sleep(0.2)
         with_calibration = await ask(client, 1)
         model.unlink()  # as `egocli chess calibrate --reset` does, while the session runs
         without = await ask(client, 2)

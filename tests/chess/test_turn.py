@@ -58,6 +58,8 @@ def test_bare_fen_placement_infers_the_side_to_move() -> None:
 
 
 def test_video_turn_follows_the_moves_seen() -> None:
+    # inside on purpose: PositionTracker's public add() takes camera images and runs the square classifier;
+    # the turn logic is fed classified squares directly (_commit), as add() does once the vote buffer commits
     tracker = PositionTracker(ChessOptions(frames=1, tau=1.0))
     board = chess.Board()
     tracker._commit(0.0, fen_to_grid(board.board_fen()).reshape(64), probs_from_placement(board.board_fen()))

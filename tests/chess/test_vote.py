@@ -72,6 +72,8 @@ def test_a_known_position_follows_legal_moves_despite_a_steady_misread() -> None
         probs[0, 0] = probs_from_placement("8/8/8/8/8/8/8/8", 0.95)[0, 0]  # a8's rook always looks like nothing
         return probs
 
+    # inside on purpose: PositionTracker's public add() takes camera images and runs the square classifier;
+    # following legal moves is fed the classifier's probabilities directly (_follow), as add() does
     tracker._follow(1.0, frame(START))
     for k in range(MOVE_FRAMES - 1):  # too few frames (a hand, a flicker)
         tracker._follow(1.2 + k, frame(after.board_fen()))

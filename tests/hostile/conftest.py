@@ -8,7 +8,6 @@ import re
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,19 +68,23 @@ class Served:
         argv = [egocli_script(), "--db", str(db), "serve", "--port", "0", "--live-budget", "0", *args]
         self.proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.stderr = ""
+        self._said_where = threading.Event()  # set at the "serving http://..." line, or when stderr ends
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        deadline = time.monotonic() + 90
-        while not (m := re.search(r"http://[^/\s]+:(\d+)/", self.stderr)):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"serve did not start: {self.stderr}")
-            time.sleep(0.05)
+        self._said_where.wait(90)
+        if not (m := re.search(r"http://[^/\s]+:(\d+)/", self.stderr)):
+            raise AssertionError(f"serve did not start: {self.stderr}")
         self.url = f"http://127.0.0.1:{m.group(1)}"
 
     def _read(self) -> None:
         assert self.proc.stderr is not None
-        for line in iter(self.proc.stderr.readline, b""):
-            self.stderr += line.decode(errors="replace")
+        try:
+            for line in iter(self.proc.stderr.readline, b""):
+                self.stderr += line.decode(errors="replace")
+                if "http://" in self.stderr:
+                    self._said_where.set()
+        finally:
+            self._said_where.set()
 
     def open_files(self) -> list[str]:
         """Where the server's descriptors point now ('... (deleted)' for unlinked files)."""

@@ -43,6 +43,8 @@ def test_kill_9_at_several_points_leaves_all_or_nothing(run, db, env):
         assert proc.stdin is not None
         proc.stdin.write(batch.encode())
         proc.stdin.close()
+        # the kill points are the behaviour under test: SIGKILL at arbitrary moments of a large write, which
+        # no public event marks (all or nothing is asserted whichever moment it hits); not a wait for an event
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         proc.wait()

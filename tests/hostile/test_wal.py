@@ -55,7 +55,7 @@ def test_serve_with_cli_readers_and_writers_in_parallel_keeps_its_wal_and_every_
     def watch() -> None:
         while not watching.is_set():
             gone.extend(f for f in server.open_files() if str(db) in f and f.endswith("(deleted)"))
-            time.sleep(0.01)
+            time.sleep(0.01)  # the watcher's sampling period over /proc/PID/fd, not a wait for an event
 
     watcher = threading.Thread(target=watch)
     watcher.start()

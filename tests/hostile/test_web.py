@@ -108,19 +108,37 @@ def test_the_token_may_come_in_a_header_or_the_hello_and_nowhere_else_wins(serve
 def test_idle_sockets_lose_their_slots_at_the_hello_deadline_despite_heartbeats(shared_server):
     server = shared_server
 
-    async def go() -> tuple[Any, Any]:
+    async def go() -> tuple[Any, list[list[dict[str, Any]]], Any]:
         async with aiohttp.ClientSession() as http:
             idle = [await http.ws_connect(server.url.replace("http", "ws") + "/ws") for _ in range(2)]
             busy = await _ws(server.url)
-            await asyncio.sleep(11.5)  # the server pings every 5 s; these clients answer each ping
+            # the server pings every 5 s and these clients answer each ping (aiohttp's autoping); the 10 s hello
+            # deadline is the server's own wall clock (egocli.stream.ws.HELLO_TIMEOUT_S, no Clock to move), so
+            # this waits for what the server does at it: an error, then the socket closed (slot released)
+            said = await asyncio.gather(*(_until_closed_by_server(ws) for ws in idle))
             later = await _ws(server.url)
             for ws in idle:
                 await ws.close()
-            return busy, later
+            return busy, said, later
 
-    busy, later = asyncio.run(go())
+    busy, said, later = asyncio.run(go())
     assert busy == 503
+    assert [[(m["type"], m.get("code") or m.get("reason")) for m in ms] for ms in said] == \
+        [[("error", "timeout"), ("bye", "bad hello")]] * 2, said
     assert later["type"] == "welcome"
+
+
+async def _until_closed_by_server(ws: Any) -> list[dict[str, Any]]:
+    """The server's JSON messages up to its closing the socket: a close frame, or the connection gone under
+    the client's reply to a ping or to the close (an asyncio.TimeoutError if it stays open 30 s)."""
+    said = []
+    try:
+        while (msg := await ws.receive(timeout=30)).type not in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED):
+            if msg.type == aiohttp.WSMsgType.TEXT:
+                said.append(json.loads(msg.data))
+    except aiohttp.ClientConnectionResetError:
+        pass
+    return said
 
 
 def _lan_address() -> str | None:

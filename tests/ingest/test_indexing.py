@@ -11,6 +11,7 @@ from egocli.ingest.indexing import BackgroundIndexer
 from egocli.models.fake import HashEmbedder
 from egocli.reasoning.retrieval import embed_missing
 from egocli.store import NewEvent, Store
+from tests.waiting import wait_until
 
 
 def _store(tmp_path) -> Store:
@@ -37,9 +38,9 @@ def test_events_written_during_the_ingest_are_embedded_between_writes(tmp_path):
     _add(store, 5, 0)
     indexer.start()
     assert loaded.wait(10)
-    indexer._thread.join(10)  # the load is done: the next tick embeds
-    indexer.tick()
-    assert indexer.done == 5
+    # the embedder is handed over when load() returns, on the indexer's thread: from then on a tick embeds
+    wait_until(lambda: (indexer.tick(), indexer.done)[1] == 5, 10, "a tick embedding the 5 events",
+               seen=lambda: indexer.done)
     _add(store, 3, 100_000)
     assert indexer.finish() == 8 and indexer.error is None
     assert _unembedded(store, embedder) == 0
