@@ -11,6 +11,7 @@ import pytest
 
 from egocli.stream.client import RtcClient, WsClient
 from egocli.stream.protocol import KIND_AUDIO, MAX_CONTROL_BYTES, pack
+from tests.waiting import until
 
 
 def _speech(seconds: float = 1.2) -> np.ndarray:
@@ -96,7 +97,7 @@ def test_oversized_and_malformed_messages_are_refused_and_the_session_goes_on(li
         pong = await client.wait_for("pong", timeout=10, t=1)
         errors = [m["code"] for m in client.inbox if m["type"] == "error"]
         await client.ws.send_bytes(pack(KIND_AUDIO, b"\0" * (5 * 1024 * 1024)))  # beyond any limit
-        await asyncio.sleep(1.0)
+        await until(lambda: client.ws.closed, 10, "the socket closed after a message beyond any limit")
         code = client.ws.close_code
         await client.close(bye=False)
         return errors, pong, code
@@ -117,7 +118,9 @@ def test_a_peer_vanishing_mid_utterance_keeps_what_it_said(live_server, transpor
         client = WsClient() if transport == "websocket" else RtcClient()
         await client.connect(server.url, video=False)
         client.feed.say(_speech(2.0))
-        await asyncio.sleep(2.6)  # mid-utterance: the burst started 1 s in and lasts 2 s
+        # mid-utterance: a partial transcript comes once the burst (1 s in, 2 s long) has lasted a second
+        await client.wait_for("transcript", timeout=20, final=False)
+        assert not client.feed.drained.is_set(), "the burst ended before the peer vanished"
         await client.close(bye=False)
 
     asyncio.run(go())
@@ -127,11 +130,9 @@ def test_a_peer_vanishing_mid_utterance_keeps_what_it_said(live_server, transpor
 
 
 async def _wait_done(server, seconds: float = 15.0) -> bool:
-    for _ in range(int(seconds * 10)):
-        if server.sources() and all(s.status == "done" for s in server.sources()):
-            return True
-        await asyncio.sleep(0.1)
-    return False
+    await until(lambda: server.sources() and all(s.status == "done" for s in server.sources()), seconds,
+                "every session's source finished", seen=lambda: [s.status for s in server.sources()])
+    return True
 
 
 def test_twenty_connections_at_once(live_server):

@@ -9,6 +9,7 @@ import pytest
 from egocli.stream.client import RtcClient
 from tests.serving import ASR, PHRASE
 from tests.serving import words as _words
+from tests.waiting import until
 
 
 @pytest.mark.slow
@@ -25,8 +26,8 @@ def test_speech_video_and_question_over_webrtc(live_server, jfk, video_frames):
         partials = [m["text"] for m in client.inbox if m.get("type") == "transcript" and m["final"] is False]
         await client.send({"type": "ask", "id": 7, "text": "What did the president say about the country?"})
         answer = await client.wait_for("answer", timeout=60, id=7)
-        await asyncio.sleep(1.0)  # some answer audio arrives on the returned track
-        heard = client.first_audio_after(answer["_at"] - 30)
+        heard = await until(lambda: client.first_audio_after(answer["_at"] - 30), 10,
+                            "answer audio on the returned track")
         await client.close()
         return welcome_body, {"final": final, "answer": answer, "partials": partials}, heard
 

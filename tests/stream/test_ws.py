@@ -10,6 +10,7 @@ import pytest
 from egocli.stream.client import WsClient
 from tests.serving import ASR, PHRASE
 from tests.serving import words as _words
+from tests.waiting import until
 
 
 @pytest.mark.slow
@@ -25,8 +26,7 @@ def test_speech_video_and_question_over_websocket(live_server, jfk, video_frames
         await client.wait_for("transcript", timeout=30, final=True)
         await client.send({"type": "ask", "id": "q1", "text": "What did the president ask?"})
         answer = await client.wait_for("answer", timeout=60, id="q1")
-        await asyncio.sleep(0.5)
-        heard = client.first_audio_after(answer["_at"] - 30)
+        heard = await until(lambda: client.first_audio_after(answer["_at"] - 30), 10, "answer audio frames")
         await client.close()
         return {"welcome": welcome, "answer": answer, "heard": heard}
 
@@ -60,10 +60,11 @@ def test_push_to_talk_question_is_answered_aloud_and_barge_in_stops_it(live_serv
         await client.send({"type": "ptt", "on": False})
         question = await client.wait_for("transcript", timeout=20, question=True, final=True)
         answer = await client.wait_for("answer", timeout=30)
-        await asyncio.sleep(1.0)                       # the answer is playing (fake TTS: long)
-        assert client.first_audio_after(answer["_at"] - 5) is not None
+        # the answer is playing (fake TTS: long)
+        await until(lambda: client.first_audio_after(answer["_at"] - 5), 10, "the spoken answer's audio")
         client.feed.say(_tone(1.0))                    # the user talks over it
         stop = await client.wait_for("stop", timeout=10)
+        # what must not happen (more answer audio) is watched for a while: a second would hold ~50 chunks
         await asyncio.sleep(1.0)
         late = [at for at, db in client.audio_levels if at > stop["_at"] + 0.3 and db > -50]
         await client.close()
