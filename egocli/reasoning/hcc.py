@@ -1,32 +1,72 @@
-"""HCC: hour, day and week summaries built incrementally, cached in the log, picked per question."""
+"""HCC: hour, day and week summaries built incrementally, cached in the log, picked per question.
+
+Cost on CPU is the model reading and writing tokens (~95 read and ~24 written a second for the 1.5B model on
+two cores), so each summary is kept small by method: an hour is told from a compact input (each distinct
+text once, with its count; the day's scenery, seen hour after hour, reduced to what filled the hour), an
+hour with nothing new that day (scenery only) or an input already as short as a summary is kept verbatim
+without the model, days are written from the hour summaries and weeks from the day summaries, hour summaries
+are one sentence, and the fixed system turn comes first so that llama.cpp's KV cache keeps it between calls.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
 
 import numpy as np
 
-from egocli.models.base import Embedder, TextModel
+from egocli.core.timeutil import local, now_ms, to_ms
+from egocli.models.base import Embedder, PrefixCachedModel, TextModel
 from egocli.reasoning.retrieval import units
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import approx_tokens
-from egocli.store import EventFilter, Store
+from egocli.store import Event, EventFilter, Store
 from egocli.store import summaries as sql
 from egocli.store import vectors
 from egocli.store import windows as store_windows
-from egocli.core.timeutil import local, now_ms, to_ms
 
 LEVELS = ("hour", "day", "week")
 MAX_INPUT_LINES = 40
+"""Finer summaries a day or week summary reads at most."""
+HOUR_LINES = 10
+"""Lines of an hour's compact input at most."""
+HOUR_EVENTS = 400
+"""Events of an hour read at most (spread evenly over it)."""
+DAY_EVENTS = 4000
+"""Events of a day read at most to find its scenery."""
+SCENERY_HOURS = 3
+"""A text seen in this many hours of its day is scenery (the desk, the water cooler), not a happening."""
+FILLERS = 2
+"""Scenery lines an hour with happenings keeps (its most frequent: what filled the hour)."""
+LINE_CHARS = 110
+"""An input line is clipped to this many characters."""
 UNBOUNDED = 2 ** 61
 """Scope bounds beyond this many ms from the epoch mean 'no bound'."""
+VERBATIM = "extractive"
+"""The `model` recorded for a summary kept verbatim from its input (no model ran)."""
+SHORT = {"hour": 40, "day": 90, "week": 90}
+"""Input of at most this many tokens (an hour's: its happenings) is its own summary: a model would write as
+much."""
+MOSTLY = "mostly: "
+"""How an hour's input starts the line of the scenery that filled it."""
 _WORD = re.compile(r"[a-z0-9]+")
+_LABEL = re.compile(r"^\[[^\]]*\]\s*")
+_STOP = re.compile(r"(?<!\.)\.$")
+_LEAD = re.compile(r"^\s*(?:summary\s*:|[-*\u2022]|\d+[.)])\s*", re.I)
+_TIMES = re.compile(r" \(x(\d+)\)$")
+_WEIGHT = {"note": 2.0, "speech": 1.5, "text": 1.3, "tool": 1.2, "visual": 1.0, "system": 0.3}
+"""How much an event of a modality tells of what was done."""
+_SYSTEM = ("You summarise a personal activity log. Its lines are what was seen, heard, read or noted, in time"
+           " order; a line 'mostly: ...' is the scenery that filled the time, (xN) how often it was seen. Write"
+           " plain sentences, no list, no preamble: what was done, said or decided, with its names, places,"
+           " objects and amounts; leave the scenery out unless nothing else happened; never add anything.")
+_ASK = {"hour": " Tell the hour in one sentence of at most 20 words.",
+        "day": " Tell the day in at most 3 short sentences (60 words), morning to night.",
+        "week": " Tell the week in at most 3 short sentences (60 words), day by day."}
 
 
 class Summarizer(Protocol):
@@ -34,49 +74,87 @@ class Summarizer(Protocol):
 
     name: str
 
-    def summarize(self, lines: Sequence[str], span: str) -> str:
-        """A few sentences about the span."""
+    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
+        """A few sentences about the span (`level`: hour, day or week)."""
         ...
+
+
+def verbatim(lines: Sequence[str]) -> str:
+    """Lines kept as their own summary: one line without its label, several joined with '; ' (a full stop
+    before the join dropped)."""
+    if len(lines) == 1:
+        return _LABEL.sub("", lines[0])
+    return "; ".join(_STOP.sub("", line) for line in lines)
 
 
 class LlmSummarizer:
     """A summarizer backed by a local text model (the 'summarizer' role)."""
 
-    def __init__(self, model: TextModel, max_tokens: int = 90) -> None:
+    def __init__(self, model: TextModel, max_tokens: int = 90, hour_tokens: int = 32,
+                 on_piece: Callable[[], None] | None = None) -> None:
         self.model = model
         self.name = model.name
         self.max_tokens = max_tokens
+        """Tokens a day or week summary is written in at most."""
+        self.hour_tokens = hour_tokens
+        """Tokens an hour summary is written in at most."""
+        self.on_piece = on_piece
+        """Called for each piece the model writes (a progress bar)."""
+        self.calls = 0
+        """Model calls made so far."""
 
-    def summarize(self, lines: Sequence[str], span: str) -> str:
-        """Ask the model for 2-3 factual sentences."""
-        messages = [
-            {"role": "system", "content": "You summarise a personal activity log. Be factual and brief."},
-            {"role": "user", "content": f"Log for {span}:\n" + "\n".join(lines) +
-             "\n\nSummarise what happened in at most 3 short sentences. Keep names, objects and times."}]
-        text = "".join(self.model.generate(messages, max_tokens=self.max_tokens, temperature=0.0)).strip()
-        return text or "; ".join(lines[:3])
+    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
+        """Ask the model for one sentence (an hour) or at most 3 (a day or week)."""
+        limit = self.hour_tokens if level == "hour" else self.max_tokens
+        system = _SYSTEM + _ASK.get(level, _ASK["day"])
+        if isinstance(self.model, PrefixCachedModel) and self.model.kv_cache:
+            self.model.prime_system(system)  # fixed text: kept on disk between runs, never personal data
+        messages = [{"role": "system", "content": system},
+                    {"role": "user", "content": f"{span}:\n" + "\n".join(lines)}]
+        pieces = []
+        self.calls += 1
+        for piece in self.model.generate(messages, max_tokens=limit, temperature=0.0, stop=["\n\n"]):
+            pieces.append(piece)
+            if self.on_piece is not None:
+                self.on_piece()
+        return _tidy("".join(pieces), span, cut=len(pieces) >= limit) or verbatim(lines[:3])
+
+
+def _tidy(reply: str, span: str, cut: bool) -> str:
+    """A reply as one paragraph without the span's label echoed, bullets or a 'Summary:' lead; one cut off by
+    max_tokens ends at its last full sentence or clause (when that keeps a third of it)."""
+    reply = reply.strip()
+    if reply.lower().startswith(span.lower()):
+        reply = reply[len(span):].lstrip(" :,-")
+    text = ""
+    for part in filter(None, (_LEAD.sub("", line).strip() for line in reply.splitlines())):
+        text += part if not text else (" " if text.endswith((".", "!", "?", ";", ":")) else "; ") + part
+    if cut and not text.endswith((".", "!", "?")):
+        end = max(text.rfind(". "), text.rfind("; "), text.rfind(", "))
+        if end > len(text) // 3:
+            text = text[:end].rstrip() + "."
+    return text
 
 
 class ExtractiveSummarizer:
-    """A model-free summarizer: the most frequent distinct lines, for huge logs and benchmarks."""
+    """A model-free summarizer: the lines that say most (said or noted, new words, not repeated), in order."""
 
-    name = "extractive"
+    name = VERBATIM
 
     def __init__(self, keep: int = 5, width: int = 90) -> None:
         self.keep = keep
         self.width = width
 
-    def summarize(self, lines: Sequence[str], span: str) -> str:
-        """The `keep` most frequent distinct lines (first seen order), clipped."""
-        counts = Counter(re.sub(r"^\[[^\]]*\]\s*", "", line) for line in lines)
-        top = {text for text, _ in counts.most_common(self.keep)}
-        picked, seen = [], set()
-        for line in lines:
-            text = re.sub(r"^\[[^\]]*\]\s*", "", line)
-            if text in top and text not in seen:
-                seen.add(text)
-                picked.append(text[: self.width])
-        return "; ".join(picked) + f" ({len(lines)} entries)"
+    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
+        """The `keep` lines with most words per repeat (first seen order), clipped."""
+        texts = list(dict.fromkeys(_LABEL.sub("", line) for line in lines))
+
+        def says(text: str) -> float:
+            m = _TIMES.search(text)
+            return len(set(_WORD.findall(text.lower()))) / (int(m.group(1)) if m else 1)
+
+        top = set(sorted(texts, key=says, reverse=True)[: self.keep])
+        return "; ".join(t[: self.width] for t in texts if t in top)
 
 
 @dataclass(frozen=True)
@@ -148,24 +226,91 @@ def _span_label(chunk: Chunk) -> str:
     return "the week of " + start.strftime("%a %d %b %Y")
 
 
-def _inputs(store: Store, chunk: Chunk) -> list[str]:
+def _prompt_label(chunk: Chunk) -> str:
+    """The span as a summarizer is told it: '14:00-15:00', 'Mon 30 Nov', 'the week of Mon 30 Nov'."""
+    start = local(chunk.start_ms)
     if chunk.level == "hour":
-        events = store_windows.sample_evenly(store, chunk.start_ms, chunk.end_ms, None, MAX_INPUT_LINES)
-        return [f"[{local(e.start_ms).strftime('%H:%M')}] {e.content}" for e in events]
+        return start.strftime("%H:00-") + local(chunk.end_ms).strftime("%H:00")
+    return ("" if chunk.level == "day" else "the week of ") + start.strftime("%a %d %b")
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def scenery(store: Store, day_start_ms: int) -> frozenset[str]:
+    """Texts (lower-cased) seen in SCENERY_HOURS or more hours of a day: its background, not its happenings."""
+    events = store_windows.sample_evenly(store, day_start_ms, _next("day", day_start_ms), None, DAY_EVENTS)
+    hours: dict[str, set[int]] = {}
+    for ev in events:
+        hours.setdefault(_key(ev.content), set()).add(ev.start_ms // sql.HOUR_MS)
+    return frozenset(text for text, seen in hours.items() if len(seen) >= SCENERY_HOURS)
+
+
+def hour_lines(events: Sequence[Event], background: frozenset[str] = frozenset()) -> tuple[list[str], int]:
+    """An hour's compact input: its happenings (each distinct text once, '(xN)' when said or seen N times),
+    at most HOUR_LINES - 1 of them, those that say most, in time order; then one 'mostly: ' line of the
+    day's scenery that filled the hour (its most frequent texts).
+    Returns the lines and how many are happenings (0: nothing new that day)."""
+    groups: dict[str, list[Event]] = {}
+    for ev in events:
+        if ev.content.strip():
+            groups.setdefault(_key(ev.content), []).append(ev)
+    happen = [g for text, g in groups.items() if text not in background]
+    fill = sorted((g for text, g in groups.items() if text in background), key=len, reverse=True)
+    if len(happen) > HOUR_LINES - 1:
+        happen = sorted(happen, key=_says, reverse=True)[:HOUR_LINES - 1]
+    lines = [_text(g) for g in sorted(happen, key=lambda g: (g[0].start_ms, g[0].id))]
+    if fill:
+        lines.append(MOSTLY + "; ".join(_text(g) for g in fill[:FILLERS if happen else FILLERS + 1]))
+    return lines, len(happen)
+
+
+def _says(group: list[Event]) -> float:
+    """How much a distinct text tells of the hour: its modality, its longer words, less for repeats."""
+    ev = group[0]
+    words = {w for w in _WORD.findall(ev.content.lower()) if len(w) > 3}
+    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(len(words), 10) / 3) / len(group)
+
+
+def _text(group: list[Event]) -> str:
+    text = " ".join(group[0].content.split())
+    if len(text) > LINE_CHARS:
+        text = text[:LINE_CHARS].rsplit(" ", 1)[0] + "..."
+    return text + (f" (x{len(group)})" if len(group) > 1 else "")
+
+
+def _inputs(store: Store, chunk: Chunk, backgrounds: dict[int, frozenset[str]]) -> tuple[list[str], int]:
+    """A chunk's input lines and how many of them are new (for a day or week: all of them)."""
+    if chunk.level == "hour":
+        day = _day_start(chunk.start_ms)
+        if day not in backgrounds:
+            backgrounds[day] = scenery(store, day)
+        events = store_windows.sample_evenly(store, chunk.start_ms, chunk.end_ms, None, HOUR_EVENTS)
+        return hour_lines(events, backgrounds[day])
     finer = "hour" if chunk.level == "day" else "day"
     parts = [s for s in sql.get_summaries(store, finer, chunk.start_ms, chunk.end_ms)
-             if s.start_ms >= chunk.start_ms]
+             if s.start_ms >= chunk.start_ms and s.text.strip()]
+    if any(not s.text.startswith(MOSTLY) for s in parts):  # hours of scenery alone tell the day nothing
+        parts = [s for s in parts if not s.text.startswith(MOSTLY)]
     if len(parts) > MAX_INPUT_LINES:
         parts = sorted(sorted(parts, key=lambda s: -s.event_count)[:MAX_INPUT_LINES], key=lambda s: s.start_ms)
     fmt = "%H:%M" if finer == "hour" else "%a %d %b"
-    return [f"[{local(s.start_ms).strftime(fmt)}] {s.text}" for s in parts]
+    return [f"[{local(s.start_ms).strftime(fmt)}] {s.text}" for s in parts], len(parts)
 
 
-def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Embedder | None = None) -> sql.Summary:
-    """Summarise one chunk and store it (replacing a stale summary)."""
-    text = summarizer.summarize(_inputs(store, chunk), _span_label(chunk))
+def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Embedder | None = None,
+                backgrounds: dict[int, frozenset[str]] | None = None) -> sql.Summary:
+    """Summarise one chunk and store it (replacing a stale summary). An hour with nothing new that day, or an
+    input as short as a summary, is kept verbatim. `backgrounds` caches each day's scenery across a build."""
+    lines, new = _inputs(store, chunk, {} if backgrounds is None else backgrounds)
+    told = sum(approx_tokens(_LABEL.sub("", line)) for line in lines if not line.startswith(MOSTLY))
+    if new == 0 or len(lines) == 1 or told <= SHORT[chunk.level]:  # a week of one day is that day
+        text, by = verbatim(lines), VERBATIM
+    else:
+        text, by = summarizer.summarize(lines, _prompt_label(chunk), chunk.level), summarizer.name
     vec = vectors.quantise(embedder.embed([text]))[0] if embedder is not None else None
-    summary = sql.Summary(chunk.level, chunk.start_ms, chunk.end_ms, text, summarizer.name, now_ms(),
+    summary = sql.Summary(chunk.level, chunk.start_ms, chunk.end_ms, text, by, now_ms(),
                           chunk.events_hash, chunk.event_count, vec)
     sql.put_summary(store, summary)
     return summary
@@ -174,8 +319,9 @@ def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Em
 def build(store: Store, summarizer: Summarizer, embedder: Embedder | None = None, since_ms: int | None = None,
           until_ms: int | None = None, todo: list[Chunk] | None = None) -> Iterator[sql.Summary]:
     """Build every missing or stale summary in the range; yields each one as it is stored."""
+    backgrounds: dict[int, frozenset[str]] = {}
     for chunk in todo if todo is not None else plan(store, since_ms, until_ms):
-        yield build_chunk(store, chunk, summarizer, embedder)
+        yield build_chunk(store, chunk, summarizer, embedder, backgrounds)
     _drop_empty(store, since_ms, until_ms)
 
 
