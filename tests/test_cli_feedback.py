@@ -10,13 +10,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
 
 from egocli.models.nativelog import native_logs_silenced
 from tests import console
 from tests.conftest import REPO
+from tests.waiting import wait_until
 
 EXAMPLE = REPO / "examples" / "afternoon.srt"
 SCRIPT = shutil.which("script")
@@ -82,7 +83,9 @@ def test_serve_stops_on_sigterm_while_models_load(db):
     proc = subprocess.Popen([EXE, "--db", db, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True,
                             env=_env())
     assert "serving http://127.0.0.1:" in proc.stderr.readline()
-    time.sleep(1.0)  # the models are loading in the background now
+    # the warm-up creates the (fresh) log on the writer thread, then loads the models one by one, seconds each:
+    # the log appearing is the sign that the loads are starting now
+    wait_until(lambda: Path(db).exists(), 30, "serve's warm-up creating the log")
     proc.send_signal(signal.SIGTERM)
     try:
         _, err = proc.communicate(timeout=10)  # it used to wait ~25 s for the loads to finish

@@ -15,6 +15,8 @@ from egocli.core.config import load_settings
 from egocli.models import registry
 from egocli.store import NewEvent
 from egocli.stream.client import WsClient
+from tests.serving import words
+from tests.waiting import message
 
 JFK_LINE = "And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country."
 
@@ -107,14 +109,18 @@ def test_spoken_log_answered_from_the_live_window_with_the_default_model(live_se
         client.feed.say(jfk)
         await client.wait_for("event", timeout=60, modality="speech")
         await asyncio.wait_for(client.feed.drained.wait(), 30)
-        await asyncio.sleep(1.5)  # the last utterance closes
-        for ref in range(3):  # the live window opens once the answer model has loaded
+        await message(client, lambda m: m["type"] == "event" and m.get("modality") == "speech"
+                      and words(m["content"]).endswith("country"), 60,
+                      "the speech's last utterance logged (it ends '... for your country')")
+        routes = []
+        for ref in range(6):  # the live window opens once the answer model has loaded; until then, the log answers
             await client.send({"type": "ask", "id": ref, "text": "What did the president ask people to do?"})
             answer = await client.wait_for("answer", timeout=180, id=ref)
+            routes.append(answer["route"])
             if answer["route"] == "live":
                 break
-            await asyncio.sleep(5)
         await client.close()
+        assert routes[-1] == "live", f"the live window never answered: routes {routes}"
         return answer
 
     answer = asyncio.run(session())

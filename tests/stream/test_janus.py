@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import subprocess
 import time
 from pathlib import Path
@@ -22,6 +23,7 @@ from egocli.stream.janus_client import JanusGlasses
 from egocli.stream.janus_local import LocalJanus, janus_binary
 from tests import console
 from tests.serving import FAKES
+from tests.waiting import until
 
 ROOMS = (1001, 1002)
 
@@ -67,13 +69,15 @@ class Agents:
         self.url, self.home = url, home
         self.stop = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        self.rooms: list[RoomAgent] = []
+        """Each started agent's RoomAgent, as run_agent hands it out."""
 
     def start(self, room: int, db: Path, keepalive_s: float = 25.0) -> None:
         """Start the agent of one room writing to one log."""
         settings = load_settings(db=db, home=self.home, models=FAKES)
         options = ServeOptions.of(port=0, heartbeat_s=1.0)
         agent = AgentOptions(self.url, room, keepalive_s=keepalive_s)
-        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, agent, self.stop)))
+        self.tasks.append(asyncio.ensure_future(run_agent(settings, options, agent, self.stop, self.rooms.append)))
 
     async def close(self) -> None:
         """Stop every agent (each finishes its session and log writes) and surface their errors."""
@@ -100,9 +104,10 @@ def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk,
         broken = await ben.wait_for("error", timeout=20)
         await ben.send({"type": "ask", "id": 5, "text": "What time is it now?"})
         answer = await ben.wait_for("answer", timeout=60, id=5)
-        await asyncio.sleep(1.5)  # answer audio comes back through Janus on the agent's feed
+        # answer audio comes back through Janus on the agent's feed
+        audio_b = await until(lambda: ben.first_audio_after(answer["_at"] - 5), 20, "answer audio through Janus")
         got = {"broken": broken, "welcome_a": welcome_a, "welcome_b": welcome_b, "heard": heard, "answer": answer,
-               "audio_b": ben.first_audio_after(answer["_at"] - 5),
+               "audio_b": audio_b,
                "ana_answers": [m for m in ana.inbox if m.get("type") == "answer"],
                "ben_transcripts": [m for m in ben.inbox if m.get("type") == "transcript"]}
         await ana.close()
@@ -137,21 +142,21 @@ def test_two_wearers_talking_at_once_past_many_keepalives_each_get_their_own_spo
         await glasses.connect(janus.url, room, display=f"wearer-{room}", video=False, timeout=60, keepalive_s=1.0)
         for n in range(1, remarks + 1):  # said aloud, not asked: logged as speech
             glasses.feed.say(speech)
-            deadline = time.monotonic() + 30
-            while len(_finals(glasses, question=False)) < n and time.monotonic() < deadline:
-                await asyncio.sleep(0.1)
+            await until(lambda: len(_finals(glasses, question=False)) >= n, 30, f"room {room}: remark {n} heard")
         heard = []
-        for _ in range(2):  # asked by push-to-talk, then the answer's first audible audio
+        for asked in range(1, 3):  # asked by push-to-talk, then the answer's first audible audio
             await glasses.send({"type": "ptt", "on": True})
             glasses.feed.say(speech)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(glasses.feed.drained.wait(), 30)
             released = time.monotonic()
             await glasses.send({"type": "ptt", "on": False})
-            while glasses.first_audio_after(released) is None and time.monotonic() < released + 30:
-                await asyncio.sleep(0.05)
+            with contextlib.suppress(AssertionError):  # not heard: counted in `heard` and said by the test
+                await until(lambda: glasses.first_audio_after(released), 30, "the answer's audio")
             heard.append(glasses.first_audio_after(released) is not None)
-            await asyncio.sleep(1.0)
+            # this question is over once its answer message is in: only then the next one
+            with contextlib.suppress(AssertionError):
+                await until(lambda: len(_answers(glasses)) >= asked, 60, f"room {room}: answer {asked}")
         got = {"heard": heard, "alive": not glasses.janus.closed.is_set(), "remarks": _finals(glasses, False)}
         await glasses.close()
         return got
@@ -174,13 +179,18 @@ def test_two_wearers_talking_at_once_past_many_keepalives_each_get_their_own_spo
         assert len(logged) == len(got["remarks"]) == ROOMS.index(room) + 1, "speech missing or in another's log"
 
 
+def _answers(glasses: JanusGlasses) -> list[dict[str, Any]]:
+    return [m for m in glasses.inbox if m.get("type") == "answer"]
+
+
 def _finals(glasses: JanusGlasses, question: bool) -> list[dict[str, Any]]:
     return [m for m in glasses.inbox if m.get("type") == "transcript" and m.get("final") and m["question"] is question]
 
 
 @pytest.mark.slow
-def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused(janus, jfk, tmp_path):
+def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused(janus, jfk, tmp_path, caplog):
     db = tmp_path / "ana.db"
+    caplog.set_level(logging.WARNING, logger="egocli.stream.janus_agent")
 
     async def talk(agents: Agents) -> str:
         ana = JanusGlasses()
@@ -202,8 +212,10 @@ def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused
         rival = RoomAgent(_NoApp(), AgentOptions(janus.url, ROOMS[0], retry_max_s=1.0))
         stop_rival = asyncio.Event()
         task = asyncio.ensure_future(rival.run(stop_rival))
-        await asyncio.sleep(4)
-        rival_published = rival.ready.is_set()
+        # refused twice (it retries after a second): what it does while the room has its agent
+        await until(lambda: len(_refusals(caplog)) >= 2, 30, "the rival agent refused twice",
+                    seen=lambda: [r.getMessage() for r in caplog.records][-5:])
+        rival_published = rival.publications > 0 or rival.ready.is_set()
         stop_rival.set()
         await asyncio.wait_for(task, 20)
         await second.close()
@@ -216,6 +228,12 @@ def test_a_restarted_agent_resumes_its_wearers_log_and_a_second_agent_is_refused
     assert {e.source_id for e in speech} == {s.id for s in sources}, "one of the two sessions logged no speech"
     assert before in [e.content for e in speech] and after in [e.content for e in speech]
     assert not rival_published
+
+
+def _refusals(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    """The agents' 'room N already has an agent; retrying' warnings (said to the operator on stderr)."""
+    return [r for r in caplog.records if r.name == "egocli.stream.janus_agent" and "retrying" in r.getMessage()
+            and ("already has an agent" in r.getMessage() or "another agent" in r.getMessage())]
 
 
 class _NoApp:
@@ -237,19 +255,27 @@ class _NoApp:
         return None
 
 
-def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path):
+def test_unreachable_janus_is_retried_without_touching_the_log(tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="egocli.stream.janus_agent")
+
     async def scenario() -> bool:
         stop = asyncio.Event()
         settings = load_settings(db=tmp_path / "x.db", home=tmp_path / "home", models=FAKES)
         agent = AgentOptions("ws://127.0.0.1:9", ROOMS[0], retry_max_s=0.5)
         task = asyncio.ensure_future(run_agent(settings, ServeOptions.of(port=0), agent, stop))
-        await asyncio.sleep(2.5)
+        await until(lambda: task.done() or len(_retries(caplog)) >= 3, 30, "three reconnection attempts",
+                    seen=lambda: [r.getMessage() for r in caplog.records][-5:])
         alive = not task.done()
         stop.set()
         await asyncio.wait_for(task, 20)
         return alive
 
     assert asyncio.run(scenario()), "the agent gave up instead of retrying"
+    assert len(_retries(caplog)) >= 3
+
+
+def _retries(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "egocli.stream.janus_agent" and "retrying" in r.getMessage()]
 
 
 def _egocli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -328,15 +354,18 @@ def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
         agents = Agents(janus.url, tmp_path / "home")
         agents.start(ROOMS[0], db)
         first = await ask(1)
+        (room,) = agents.rooms
         await asyncio.get_running_loop().run_in_executor(None, janus.stop)
-        await asyncio.sleep(2)  # the agent notices and backs off
+        await until(lambda: not room.ready.is_set(), 30, "the agent noticed Janus was gone")
         await asyncio.get_running_loop().run_in_executor(None, janus.start)
         second = await ask(2)
+        publications = room.publications
         await agents.close()
-        return first, second
+        return first, second, publications
 
-    first, second = asyncio.run(scenario())
+    first, second, publications = asyncio.run(scenario())
     assert first.strip() and second.strip()
+    assert publications == 2, "the agent did not publish again after Janus came back"
     sources = _sources(db)
     assert len(sources) == 2 and all(s.status == "done" for s in sources)
 

@@ -94,7 +94,10 @@ def test_the_playground_page_is_answered_by_the_room_agent_through_janus(janus, 
         agent.send_signal(signal.SIGTERM)  # the agent says bye and unpublishes: the page says so
         signalled = True
         left = _poll(driver, "return egocli.status.includes('agent left') && egocli.status", 60)
-        time.sleep(1.5)  # the page closes its Janus link after that: the message must stay, not turn into an error
+        # the page closes its Janus link after that (janus.js: the WebSocket 300 ms after 'destroy'): the message must
+        # stay, not turn into "the Janus connection closed". Nothing on the page says the link is closed (no state
+        # to poll), so this watches for the unwanted change for a while: the sleep is the observation window
+        time.sleep(1.5)
         still = driver.execute_script("return egocli.status")
         start_again = driver.execute_script("return !document.getElementById('start').disabled")
     finally:
