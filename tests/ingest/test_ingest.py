@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 import wave
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import REPO
+from tests.waiting import wait_until
 from egocli.ingest.synthetic import loop_recording
 
 EXAMPLE = REPO / "examples" / "glasses.mp4"
@@ -71,16 +71,15 @@ def test_resume_after_kill_gives_the_same_events(tmp_path):
     subprocess.run(cmd[:3] + ["--db", str(full)] + cmd[3:], env=env, check=True, capture_output=True)
     proc = subprocess.Popen(cmd[:3] + ["--db", str(killed)] + cmd[3:], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        time.sleep(0.2)
+    def logged() -> int:
         try:
             with sqlite3.connect(killed, timeout=1) as conn:
-                n = conn.execute("SELECT count(*) FROM events").fetchone()[0]
-        except sqlite3.OperationalError:
-            continue
-        if n >= 3:
-            break
+                return conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        except sqlite3.OperationalError:  # not created or not migrated yet
+            return 0
+
+    wait_until(lambda: logged() >= 3 or proc.poll() is not None, 300, "three events written by the ingest",
+               poll_s=0.2)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     with sqlite3.connect(killed) as conn:
