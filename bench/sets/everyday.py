@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 
 if __package__ in (None, ""):  # run as a script: make `bench.sets` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench.sets.checker import has_word  # noqa: E402
-from bench.sets.lifeweek import Ev, _length, read_noise, read_script  # noqa: E402
+from bench.sets import lifeweek  # noqa: E402
+from bench.sets.lifeweek import Ev  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SCRIPT, NOISE = HERE / "everyday_script.txt", HERE / "everyday_noise.txt"
@@ -39,18 +39,7 @@ KINDS = {"time", "count", "yesno", "words", "first", "duration"}
 
 def build_events(seed: int = SEED) -> list[Ev]:
     """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order (lifeweek's rule)."""
-    rng = random.Random(seed)
-    pools = read_noise(NOISE)
-    script = read_script(SCRIPT)
-    events = [Ev(t, t + _length(m, text), m, text, True) for t, m, text, _ in script]
-    for (t0, m0, text0, place), (t1, *_rest) in zip(script, script[1:]):
-        pool = pools.get(place)
-        t = t0 + _length(m0, text0) + timedelta(seconds=rng.randrange(60, 240))
-        while pool and t + timedelta(seconds=60) < t1:
-            modality, text = rng.choice(pool)
-            events.append(Ev(t, t + _length(modality, text), modality, text, False))
-            t += timedelta(seconds=rng.randrange(150, 480))
-    return sorted(events, key=lambda e: (e.start, e.content))
+    return lifeweek.build_events(seed, SCRIPT, NOISE)
 
 
 def jsonl(events: list[Ev]) -> str:

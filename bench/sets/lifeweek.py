@@ -91,11 +91,11 @@ def read_noise(path: Path = NOISE) -> dict[str, list[tuple[str, str]]]:
     return pools
 
 
-def build_events(seed: int = SEED) -> list[Ev]:
+def build_events(seed: int = SEED, script_path: Path = SCRIPT, noise_path: Path = NOISE) -> list[Ev]:
     """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order."""
     rng = random.Random(seed)
-    pools = read_noise()
-    script = read_script()
+    pools = read_noise(noise_path)
+    script = read_script(script_path)
     events = [Ev(t, t + _length(m, text), m, text, True) for t, m, text, _ in script]
     for (t0, m0, text0, place), (t1, *_rest) in zip(script, script[1:]):
         pool = pools.get(place)
