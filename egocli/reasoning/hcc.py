@@ -368,8 +368,9 @@ def select(store: Store, scope: Scope, question: str, budget: int, embedder: Emb
         qvec = embedder.embed([question])[0]
     cosines = np.zeros(len(candidates), dtype=np.float32)
     with_vec = [i for i, s in enumerate(candidates) if qvec is not None and s.vec is not None and len(s.vec) == len(qvec)]
-    if with_vec:
-        cosines[with_vec] = vectors.dequantise([candidates[i].vec for i in with_vec], len(qvec)) @ qvec
+    if with_vec and qvec is not None:
+        blobs = [v for i in with_vec if (v := candidates[i].vec) is not None]
+        cosines[with_vec] = vectors.dequantise(blobs, len(qvec)) @ qvec
     bonus = {"week": 0.05, "day": 0.03, "hour": 0.0}
     scores = {id(s): len(words & set(_WORD.findall(s.text.lower()))) / (len(words) or 1) + float(cosines[i])
               + bonus[s.level] for i, s in enumerate(candidates)}
