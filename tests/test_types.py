@@ -33,5 +33,5 @@ def test_mypy_reports_no_errors_in_egocli(monkeypatch: pytest.MonkeyPatch) -> No
     stdout, stderr, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-error-summary",
                                       "--hide-error-context", "--no-pretty"])
     assert status in (0, 1), f"mypy did not run (exit {status}):\n{stderr}{stdout}"
-    errors = [line for line in _errors(stdout)]
+    errors = list(_errors(stdout))
     assert not errors, f"{len(errors)} mypy error(s):\n" + "\n".join(errors)
