@@ -14,7 +14,7 @@ from egocli.core.timeutil import local, to_ms
 from egocli.reasoning import terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
-from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
 from egocli.store import Event
 from egocli.store import summaries as sql
 from egocli.store import windows as store_windows
@@ -124,6 +124,19 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"{label}, the main events: {lines}.{gist}")
 
 
+def _paid_at(asked: Asked, visits: list[list[Event]]) -> Event | None:
+    """The payment of the latest visit that has one: money named during it (a few minutes after its last
+    mention counting), else a little after it; a word of paying beside the money counts most."""
+    for reach in (5 * 60_000, NEAR_MS):
+        for visit in reversed(visits):
+            near = store_windows.overlapping(asked.store, visit[0].start_ms - 60_000,
+                                             max(e.end_ms for e in visit) + reach, visit[-1].source_id, 400)
+            near = [e for e in near if _money(e.content) and e.start_ms <= asked.scope.at_ms]
+            if near:
+                return max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - visit[0].start_ms)))
+    return None
+
+
 def _money(text: str) -> str:
     """The amount of money a text names ('£9.60', 'twenty-six pounds eighty', 'total 9.90'), or ''."""
     m = _MONEY.search(text) or (_PRICE.search(text) if _PAID.search(text) else None)
@@ -150,15 +163,11 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "amount", plan.action or "a payment", asked.stamp)
     priced = [e for e in found if _money(e.content)]
     last = found[-1]
-    same = [e for e in found if local(e.start_ms).date() == local(last.start_ms).date()]
-    if not priced or priced[-1].start_ms < same[0].start_ms:  # the latest visit: from its first mention on
-        for reach in (5 * 60_000, NEAR_MS):  # inside the visit first, then a little after it
-            near = store_windows.overlapping(asked.store, same[0].start_ms - 60_000, last.end_ms + reach,
-                                             last.source_id, 400)
-            near = [e for e in near if _money(e.content) and e.start_ms <= asked.scope.at_ms]
-            if near:
-                priced.append(max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - last.start_ms))))
-                break
+    visits = occurrences(found, NEAR_MS)  # mentions close together: one visit (or one call about it)
+    if not priced or priced[-1].start_ms < visits[-1][0].start_ms:
+        picked = _paid_at(asked, visits)
+        if picked is not None:
+            priced.append(picked)
     if not priced:
         when = asked.stamp(last.start_ms, last.source_id)
         return Finding("amount", f"I can't see an amount for {plan.action}; the closest is {when}: {last.content}.",
