@@ -6,8 +6,10 @@ The day: the everyday set's two days (bench/sets/everyday.jsonl) and the life-lo
 fresh EGOCLI_HOME and log, imports the day with its own code, then runs `egocli summarize` in a child process;
 the wall time of that command (Python start, model loads, every summary) is the figure, with its CPU seconds
 (user + system, all threads: less swayed than wall time by other work on the machine). The child also
-records, through a pass-through wrapper around the summarizer model, each model call's prompt tokens,
-generated pieces and seconds, by level, and the model load times.
+records, through a pass-through wrapper around the summarizer model, each model call's prompt tokens (and
+those past the prefix llama.cpp has cached), generated pieces and seconds, by level, and the model load times;
+from the tokens, the model time at the idle rates of shared/MODELS.md is printed too, a figure that the
+machine's other work does not sway.
 
 Variants:
 - current: the `egocli` package of this checkout;
@@ -45,6 +47,8 @@ SETS = REPO / "bench" / "sets"
 DAY = "2026-11-30"
 BASELINE_REV = "84b28bc"
 QUESTION = "what did I do this afternoon?"
+PROMPT_RATE, WRITE_RATE = 95, 24
+"""Tokens a second the default 1.5B model reads and writes on an idle 2-core machine (shared/MODELS.md)."""
 AFTERNOON = (12, 18)
 _WORD = re.compile(r"[a-z0-9]+")
 _PLAIN = frozenset("with from that this have your there their about into onto over then them they were what "
@@ -79,12 +83,13 @@ class Probe:
 
     def generate(self, messages, **options):
         prompt = self._model.count_chat_tokens(messages)
+        cached = self._model.cached_tokens([self._model.format_chat(messages)])  # llama.cpp keeps this prefix
         started, pieces, first = time.perf_counter(), 0, None
         for piece in self._model.generate(messages, **options):
             pieces += 1
             first = first if first is not None else time.perf_counter() - started
             yield piece
-        STATS["calls"].append({"level": _level(messages), "prompt": prompt, "pieces": pieces,
+        STATS["calls"].append({"level": _level(messages), "prompt": prompt, "fresh": prompt - cached, "pieces": pieces,
                                "first_s": first or 0.0, "s": time.perf_counter() - started})
 
     def prime_system(self, system):
@@ -163,8 +168,8 @@ def run(name: str, code: Path, day: Path, work: Path, ask: bool) -> dict:
         wall = time.perf_counter() - started
         out.seek(0)
         err.seek(0)
-        if os.waitstatus_to_exitcode(status):
-            raise SystemExit(f"{name}: summarize failed: {err.read().decode()[-1500:]}")
+        if code := os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"{name}: summarize failed (exit {code}): {err.read().decode()[-1500:]}")
         doc = json.loads(out.read())
     result = {"name": name, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "load_before": load_before,
               "load_after": uptime(), "db": db, "doc": doc, "stats": json.loads(stats.read_text())}
@@ -225,6 +230,10 @@ def report(results: list[dict], events: list[dict]) -> None:
                   f"  generated {sum(c['pieces'] for c in mine):5d} ({sum(c['pieces'] for c in mine) / n:4.0f}/call)"
                   f"  model s {sum(c['s'] for c in mine):6.1f}"
                   f"  summary tok {sum(_tokens(x[2]) for x in built) / len(built):4.0f} avg")
+        fresh, written = sum(c["fresh"] for c in calls), sum(c["pieces"] for c in calls)
+        idle = fresh / PROMPT_RATE + written / WRITE_RATE
+        print(f"  prompt tokens evaluated (past the cached prefix) {fresh}, written {written}: {idle:.0f} s of model"
+              f" time at {PROMPT_RATE} and {WRITE_RATE} tok/s (the 1.5B model on an idle 2-core machine)")
         primes = r["stats"]["primes"]
         if primes:
             print(f"  system turns primed {len(primes)}x ({sum(p['from_disk'] for p in primes)} from disk),"
