@@ -118,7 +118,8 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     if not shown:
         return Finding("digest", f"Nothing recorded {label}.", (), f"nothing recorded {label}")
     lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
-    summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi) if s.text.strip()]
+    summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi)
+                 if s.text.strip() and not s.text.startswith("mostly: ")]  # scenery-only hours tell nothing
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
     return Finding("digest", f"{label[:1].upper()}{label[1:]}: {lines}.", tuple(shown),
                    f"{label}, the main events: {lines}.{gist}")
