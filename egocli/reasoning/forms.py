@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from egocli.reasoning import digest, moments, said, sequence, temporal
 from egocli.reasoning.plan import Asked, QuestionPlan
-from egocli.reasoning.scope import Scope, within_part
+from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
 
 
@@ -101,7 +101,8 @@ def compute(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return form.compute(asked, plan)
 
 
-_PART = re.compile(r"\b(morning|afternoon|evening|night)\b")
+_PART = re.compile(r"\b(" + "|".join(DAY_PARTS) + r")\b")
+"""A part of the day named in an action ('my evening tablet'): the lexicon's parts of the day."""
 
 
 # ---- the fast path: patterns for the usual phrasings -------------------------------------------------------

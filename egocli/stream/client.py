@@ -8,6 +8,7 @@ import fractions
 import json
 import ssl
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from typing import Any
 
@@ -54,8 +55,9 @@ class Feed:
         return self.frames[index % len(self.frames)] if self.frames else None
 
 
-class _Base:
-    """Shared by both transports: control messages in, answer audio levels in."""
+class _Base(ABC):
+    """Shared by both transports: control messages in, answer audio levels in; each transport says how it
+    sends a message and hangs up."""
 
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.tls = tls
@@ -67,12 +69,13 @@ class _Base:
         """(monotonic time, dBFS) of each received answer-audio chunk."""
         self.tasks: list[asyncio.Task[Any]] = []
 
+    @abstractmethod
     async def _hang_up(self) -> None:
         """Close the transport (each its own way)."""
 
+    @abstractmethod
     async def send(self, msg: dict[str, Any]) -> None:
         """Send one control message (each transport its own way)."""
-        raise NotImplementedError
 
     async def close(self, bye: bool = True) -> None:
         """Say bye (unless vanishing), stop the media tasks and hang up."""
