@@ -40,6 +40,8 @@ class Lexicon:
     """Weekdays, months, parts and moments of the day, quantities, duration units."""
     kinds: dict[str, Any]
     """Nouns that name a kind of event."""
+    visits: dict[str, tuple[str, ...]]
+    """Cues of arriving somewhere and of leaving it, the words of home, the verbs of moving (arrive, leave)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -61,7 +63,7 @@ def lexicon() -> Lexicon:
                    _words(raw["stems"]["unstemmed"]), _words(raw["stems"]["light"]),
                    tuple(raw["stems"]["numbers"].split()),
                    {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
-                   dict(raw["kinds"]))
+                   dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

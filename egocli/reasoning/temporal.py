@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, terms, voice
+from egocli.reasoning import actions, terms, visits, voice
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
@@ -199,9 +199,12 @@ def say_duration(ms: int) -> str:
 
 
 def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher, list[Event]]:
-    """The events about a phrase (a kind of event when it names one: 'my first note')."""
+    """The events about a phrase (a kind of event when it names one: 'my first note'; the arrivals or the
+    departures when it asks about one: 'get home', 'leave the pub')."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = _of_modality(asked.store, asked.scope, phrase)
+    if found is None:
+        found = visits.moves(asked, phrase) or None  # no arrival seen: the words of the phrase, as said
     return matcher, found if found is not None else matcher.matches(phrase, verb_first)
 
 
@@ -217,7 +220,10 @@ def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int 
 
 
 def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
-    """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own)."""
+    """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own; an arrival or a
+    departure too)."""
+    if visits.move(phrase) is not None:
+        return [[e] for e in found]
     verb = actions.parse(phrase, verb_first).verb
     return occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(e.content, verb))
 
@@ -282,8 +288,10 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         return _recorded(asked.store, asked.scope, phrase, asked.stamp)
     if not found:
         return nothing(matcher, "duration", phrase, asked.stamp)
-    if act.verb is None:  # a stay ('at the dentist'): its mentions over a while
-        groups = occurrences(found, STAY_GAP_MS)
+    if act.verb is None:  # a stay ('at the dentist'): its visit, else its mentions over a while
+        visit = visits.stay(asked, phrase)
+        groups = [[visit.begin, visit.end]] if visit is not None and visit.end is not None \
+            else occurrences(found, STAY_GAP_MS)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

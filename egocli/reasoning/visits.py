@@ -1,0 +1,193 @@
+"""Visits: a stretch of time spent at a place, from arriving there (or its first mention) to leaving it.
+
+Narrations rarely name a place the way a question does: 'how long was I at the hairdresser's?' rests on
+'walking into Clip & Curl' ... 'hairdresser's chair' ... 'leaving Clip & Curl'. A visit is found from the
+events about the place, widened to the arrival just before them and closed by the departure after them (one
+that names the place or a name read during the visit, else the first one after it); home is found by its
+words. The cues are the lexicon's ([visits]). What it answers: how long a stay lasted, when one arrived at or
+left a place ('when did I get home from work?', 'when did I leave the pub?') and how many times one went out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from egocli.core.lexicon import lexicon, stem, words
+from egocli.reasoning.plan import Asked
+from egocli.store import Event
+from egocli.store import windows as store_windows
+
+ARRIVAL_REACH_MS = 45 * 60_000
+"""How long before the first mention of a place an arrival naming it may be its arrival."""
+NEAR_ARRIVAL_MS = 15 * 60_000
+"""How long before the first mention of a place an arrival that does not name it may be its arrival."""
+DEPARTURE_REACH_MS = 4 * 3_600_000
+"""How long after the last mention of a place its departure may be."""
+MENTION_GAP_MS = 45 * 60_000
+"""Mentions of a place closer than this are one visit."""
+HOME_LOOKBACK_MS = 7 * 86_400_000
+"""How far back arrivals home and departures from home are read when the question names no time."""
+
+
+def _cue(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")\b")
+
+
+_LEX = lexicon().visits
+_ARRIVE, _LEAVE, _HOMEWARD, _HOME = (_cue(_LEX[k]) for k in ("arrive", "leave", "homeward", "home"))
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][\w'\u2019]+(?: (?:&|and|of|the) [A-Z][\w'\u2019]+| [A-Z][\w'\u2019]+)*")
+"""A proper name inside a narration ('walking into Clip & Curl', 'the Crown pub'), not its first word."""
+_LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
+"""Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
+_BACK = frozenset({"back", "home", "in"})
+"""What names home as the place of a move ('get back', 'get in', 'get home')."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A question's phrase that asks about arriving or leaving."""
+
+    kind: str
+    """'arrive' or 'leave'."""
+    place: str
+    """The place, in the question's words; '' for home."""
+    after: str = ""
+    """Where one came from ('work' in 'get home from work'): the arrival right after leaving it."""
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A stretch spent at a place."""
+
+    begin: Event
+    """Its arrival, else its first mention."""
+    end: Event | None
+    """Its departure (None: none seen)."""
+
+
+def move(phrase: str) -> Move | None:
+    """The move a phrase asks about ('arrive home from work', 'leave the hairdresser's', 'go out'), else None."""
+    tokens = words(phrase)
+    if not tokens:
+        return None
+    first = stem(tokens[0])
+    two = f"{first}_{tokens[1]}" if len(tokens) > 1 else ""
+    kind = next((k for k, verbs in (("arrive", _LEX["arrive_verbs"]), ("leave", _LEX["leave_verbs"]))
+                 if two in verbs or first in verbs), None)
+    if kind is None:
+        return None
+    rest = tokens[2:] if two in _LEX[f"{kind}_verbs"] else tokens[1:]
+    if two in _LEX[f"{kind}_verbs"] and tokens[1] in _BACK:
+        rest = ["home", *rest]
+    text = " ".join(rest)
+    if kind == "leave" and set(rest[1:]) & _LOCATIVE:
+        return None  # 'leave my keys on the table' puts something somewhere
+    place, _, after = text.partition(" from ") if " from " in f" {text} " else (text, "", "")
+    if text.startswith("from "):
+        place, after = "", text[5:]
+    place = re.sub(r"^(?:at|to|in|into|out|off|of|the|my|our|back)\b\s*", "", place.strip())
+    place = re.sub(r"^(?:at|to|in|into|of|the|my|our)\b\s*", "", place)
+    home = not place or place.split()[0] in ("home", "house", "flat", "apartment") or place in ("back", "in")
+    return Move(kind, "" if home else place, re.sub(r"^(?:the|my|our)\s+", "", after.strip()))
+
+
+def _home_word(text: str) -> bool:
+    return bool(_HOME.search(_HOMEWARD.sub(" ", text.lower())))
+
+
+def _arrives(ev: Event) -> bool:
+    return bool(_ARRIVE.search(_HOMEWARD.sub(" ", ev.content.lower())))
+
+
+def _leaves(ev: Event) -> bool:
+    text = ev.content.lower()
+    return bool(_LEAVE.search(text) or _HOMEWARD.search(text))
+
+
+def _home_arrival(ev: Event) -> bool:
+    return ev.modality == "visual" and _arrives(ev) and _home_word(ev.content)
+
+
+def _home_departure(ev: Event) -> bool:
+    return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and _home_word(ev.content)
+
+
+def visits(asked: Asked, place: str) -> list[Visit]:
+    """The visits to a place in the question's scope, in time order."""
+    from egocli.reasoning.temporal import Matcher  # temporal computes with visits; visits find with its Matcher
+
+    mentions = [e for e in Matcher(asked.store, asked.scope, asked.embedder).matches(place, verb_first=False)
+                if e.modality in ("visual", "text", "note")]
+    groups: list[list[Event]] = []
+    for ev in mentions:
+        if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
+            groups[-1].append(ev)
+        else:
+            groups.append([ev])
+    out: dict[int | None, Visit] = {}
+    for group in groups:
+        visit = _visit(asked, group, {e.id for e in mentions})
+        end_id = visit.end.id if visit.end is not None else None
+        if end_id is None or end_id not in out:
+            out[end_id if end_id is not None else -visit.begin.id] = visit
+    return sorted(out.values(), key=lambda v: v.begin.start_ms)
+
+
+def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
+    """A group of mentions widened to its arrival and closed by its departure."""
+    lo, hi = group[0].start_ms, group[-1].start_ms
+    around = store_windows.overlapping(asked.store, lo - ARRIVAL_REACH_MS, hi + DEPARTURE_REACH_MS, None, 2000)
+    around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
+    names = {n for e in group for n in _NAME.findall(e.content) if len(n) > 2}
+    before = [e for e in around if e.start_ms <= lo and _arrives(e) and not _home_arrival(e) and
+              (e.id in mentioned or any(n in e.content for n in names) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
+    begin = before[-1] if before and not any(_leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
+        else group[0]
+    names |= {n for n in _NAME.findall(begin.content) if len(n) > 2}
+    later = [e for e in around if e.start_ms >= lo and _leaves(e) and not _home_departure(e)]
+    named = [e for e in later if e.id in mentioned or any(n in e.content for n in names)]
+    if named:
+        return Visit(begin, named[0])
+    after = [e for e in later if e.start_ms >= hi]
+    arrival = next((e for e in around if e.start_ms > hi and _arrives(e)), None)
+    end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
+    return Visit(begin, end)
+
+
+def _home_moves(asked: Asked, kind: str) -> list[Event]:
+    """Arrivals home or departures from home in the scope."""
+    at = asked.scope.at_ms
+    spans = asked.scope.windows or ((at - HOME_LOOKBACK_MS, at + 1),)
+    test = _home_arrival if kind == "arrive" else _home_departure
+    out = []
+    for lo, hi in spans:
+        out += [e for e in store_windows.overlapping(asked.store, lo, min(hi, at + 1), None, 20000)
+                if e.start_ms <= at and test(e)]
+    return sorted({e.id: e for e in out}.values(), key=lambda e: (e.start_ms, e.id))
+
+
+def moves(asked: Asked, phrase: str) -> list[Event] | None:
+    """The arrivals or departures a phrase asks about, in time order; None when it asks about no move."""
+    asked_move = move(phrase)
+    if asked_move is None:
+        return None
+    if asked_move.place:
+        found = visits(asked, asked_move.place)
+        if asked_move.kind == "leave":
+            return [v.end for v in found if v.end is not None]
+        return [v.begin for v in found if _arrives(v.begin)] or [v.begin for v in found]
+    home = _home_moves(asked, asked_move.kind)
+    if asked_move.kind == "arrive" and asked_move.after:
+        ends = [v.end for v in visits(asked, asked_move.after) if v.end is not None]
+        home = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
+                if any(h.start_ms >= end.start_ms for h in home)]
+        home = sorted({e.id: e for e in home}.values(), key=lambda e: e.start_ms)
+    return home
+
+
+def stay(asked: Asked, place: str) -> Visit | None:
+    """The latest visit to a place that has a departure, for 'how long was I at ...?'."""
+    place = re.sub(r"^(?:at|in|on|inside)\s+(?:the\s+|my\s+|our\s+)?", "", place.strip())
+    closed = [v for v in visits(asked, place) if v.end is not None and v.end.start_ms > v.begin.start_ms]
+    return closed[-1] if closed else None

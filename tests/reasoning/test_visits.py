@@ -1,0 +1,74 @@
+"""Visits: a stay, an arrival and a departure computed from how narrations say them, when the events name the
+place otherwise than the question does ('the barber's' is 'Snip Shop' at the door), on a real store."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import asker, visits
+from egocli.store import NewEvent, Store
+
+AT = parse_time_ms("2026-12-03T21:00")
+DAY = [
+    ("2026-12-03T08:05", "visual", "kitchen, toast and a mug of tea"),
+    ("2026-12-03T09:02", "visual", "pulling the front door shut and locking the front door, bag on the shoulder"),
+    ("2026-12-03T09:20", "visual", "walking into Snip Shop, two chairs and a radio playing"),
+    ("2026-12-03T09:24", "visual", "barber's chair, a towel round the neck, Tom with the clippers"),
+    ("2026-12-03T09:40", "speech", "Tom: shorter at the sides?"),
+    ("2026-12-03T10:05", "visual", "leaving Snip Shop, cold wind on the neck"),
+    ("2026-12-03T10:30", "visual", "the Central Library reading room, newspapers on a long table"),
+    ("2026-12-03T11:10", "visual", "library shelves, the cookery section"),
+    ("2026-12-03T12:15", "visual", "leaving the Central Library with two books"),
+    ("2026-12-03T12:40", "visual", "unlocking the front door, letting myself in, bags on the hall floor"),
+    ("2026-12-03T18:30", "visual", "putting on a coat and leaving the house"),
+    ("2026-12-03T18:45", "visual", "the Red Lion pub, a pint on the bar"),
+    ("2026-12-03T20:10", "visual", "leaving the Red Lion, walking home"),
+    ("2026-12-03T20:25", "visual", "letting myself into the flat, the heating on"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    store = Store.open(tmp_path / "log.db")
+    src = store.add_source("import", "day")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
+    return store
+
+
+def _ask(store: Store, question: str) -> str:
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, None), req).text
+
+
+@pytest.mark.parametrize("phrase, want", [
+    ("arrive home from work", visits.Move("arrive", "", "work")),
+    ("arrive back from the shops", visits.Move("arrive", "", "shops")),
+    ("leave the barber's", visits.Move("leave", "barber")),
+    ("go out", visits.Move("leave", "")),
+    ("arrive at the office", visits.Move("arrive", "office")),
+    ("leave my keys on the table", None),
+    ("slice the bread", None),
+])
+def test_a_phrase_names_its_move(phrase, want):
+    assert visits.move(phrase) == want
+
+
+def test_a_stay_runs_from_the_arrival_to_the_departure_named_otherwise(store):
+    said = _ask(store, "How long was I at the barber's?")
+    assert said.startswith("45 min") and "09:20" in said and "10:05" in said
+
+
+def test_a_stay_closed_by_the_name_read_there(store):
+    said = _ask(store, "how long was I at the pub?")
+    assert said.startswith("1 h 25 min"), said
+
+
+def test_leaving_a_place_the_departure_does_not_name_as_asked(store):
+    assert "10:05" in _ask(store, "When did I leave the barber's?")
+
+
+def test_arrivals_home_after_a_place_and_departures_from_home(store):
+    assert "12:40" in _ask(store, "What time did I get back from the library?")
+    assert "20:25" in _ask(store, "when did I get home from the pub")
+    assert _ask(store, "How many times did I go out today?").startswith("2 times")
