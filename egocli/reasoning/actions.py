@@ -170,7 +170,7 @@ def names_head(text: str, head: str, compound: set[str]) -> bool:
     """Whether a text mentions the head as the thing itself, not only as a modifier of a compound."""
     tokens = _tokens(text)
     follows = followers(text, head)
-    mentions = sum(1 for t in tokens if _term(t) == head)
+    mentions = sum(1 for t in tokens if _term(t) == head or (head == "medication" and terms.is_medicine(t)))
     return mentions > sum(1 for w in follows if w in compound)
 
 

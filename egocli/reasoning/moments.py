@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from egocli.reasoning import actions
+from egocli.core.lexicon import lexicon
+from egocli.reasoning import actions, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences, say_duration
@@ -29,6 +30,12 @@ _FROM_PLACE = re.compile(r"^(\w+(?: out)?) (out of|from|in|into|inside) (?:the |
 """'take out of the fridge', 'put in the drawer': an act and the container it went out of or into."""
 _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in": ("put", "put_in", "put_away"),
               "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
+_REMOTE = {actions.CLASS.get(terms.stem(w), w) for w in lexicon().verbs["remote"]}
+"""Classes of acts done with someone elsewhere (calling, texting)."""
+_REMOTE_WORDS = sorted(lexicon().verbs["remote"] | {"dial", "video"})
+_OUTGOING = "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True))
+_FROM_PERSON = re.compile(r"^(\w+) from (\w+)")
+"""'call from anna': an act someone else did to the asker."""
 _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
 """'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
@@ -89,11 +96,23 @@ def _bouts(matcher: Matcher, phrase: str) -> list[list[Event]]:
     return occurrences(found, between=matcher.between) if found else []
 
 
+def _with_person(phrase: str, ev: Event) -> bool:
+    """Whether an event can be the act asked about as far as who was where: a call to Anna ('calling Anna') is
+    no call from her ('call from anna') and no seeing her ('see anna')."""
+    text = ev.content.lower()
+    if (m := _FROM_PERSON.match(phrase)) and actions.CLASS.get(terms.stem(m.group(1))) in _REMOTE:
+        return not re.search(rf"\b(?:{_OUTGOING}) (?:up )?{re.escape(m.group(2))}\b", text)
+    act = actions.parse(phrase)
+    if act.verb in ("look", "meet") and act.head is not None:
+        return not re.search(rf"\b(?:{'|'.join(_REMOTE_WORDS)})\w*\b", text)
+    return True
+
+
 def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
     """'Did I X?': yes with how often and when last, or no; a likeness of meaning only is said as such."""
     forgot = FORGOT.match(phrase)
     phrase = forgot.group(1) if forgot else (m.group(1) if (m := REMEMBERED.match(phrase)) else phrase)
-    groups = _bouts(matcher, phrase)
+    groups = [g for g in ([e for e in group if _with_person(phrase, e)] for group in _bouts(matcher, phrase)) if g]
     where = "" if not matcher.scope.windows else f" ({matcher.scope.label})"
     if not groups:
         word = "Yes, you forgot" if forgot else "No"

@@ -150,8 +150,8 @@ class Matcher:
 _QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d")
 """A quotation inside an event's text: a message read, a sign, words someone said."""
 _PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
-                       r"sun)day)\b", re.I)
-"""A day named in something said or read: what it says is planned for then."""
+                       r"sun)day|(?:at|to|for|until|by|from) \d{1,2}[:.]\d{2})\b", re.I)
+"""A day or a clock time named in something said or read ('moved to 14:00'): what it says is planned for then."""
 _NOT = re.compile(r"\b(?:" + "|".join(sorted(lexicon().words["negation"], key=len, reverse=True)) +
                   r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
 """A line saying something was not done."""
@@ -177,7 +177,8 @@ def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
     out: list[list[Event]] = []
     for ev in events:
         last = out[-1][-1] if out else None
-        alone = single is not None and (single(ev) or (last is not None and single(last)))
+        alone = single is not None and (single(ev) or (last is not None and single(last))) and \
+            (last is None or last.modality == ev.modality)  # a note of the act seen a minute before is that act
         if last is not None and not alone and ev.start_ms - max(e.end_ms for e in out[-1]) <= gap_ms and \
                 (between is None or between(last, ev) <= 1):
             out[-1].append(ev)
@@ -263,7 +264,7 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
     matcher, found = _found(asked, plan.action)
     if not found:
         return nothing(matcher, "count", plan.action, asked.stamp)
-    return _count(_times(matcher, found, plan.action), plan.action, asked.stamp)
+    return _count(visits.closed(_times(matcher, found, plan.action)), plan.action, asked.stamp)
 
 
 def duration(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -26,10 +26,18 @@ KINDS = _LEX.medicines
 'Lisinopril 10 mg', as people often ask by purpose while a packet or a pharmacist names the drug."""
 
 
-_MEDICINE = {name: [*(stem(w) for w in kind.split()), "medication"] for kind, names in KINDS.items()
-             for name in names}
+_MEDICINE: dict[str, list[str]] = {}
+for _kind, _names in KINDS.items():  # a medicine of two kinds ('statin', 'cholesterol') has the terms of both
+    for _name in _names:
+        _MEDICINE[_name] = list(dict.fromkeys([*_MEDICINE.get(_name, []), *(stem(w) for w in _kind.split()),
+                                               "medication"]))
 """A medicine's name -> the terms of its kind ('lisinopril' -> blood, pressur, medication)."""
 _KIND_TERMS = {tuple(stem(w) for w in kind.split()): names for kind, names in KINDS.items() if kind != "water"}
+
+
+def is_medicine(word: str) -> bool:
+    """Whether a word names a medicine the lexicon knows ('levothyroxine'): a medication, as a thing acted on."""
+    return word.lower() in _MEDICINE
 
 
 def medicines_named(stems: Iterable[str]) -> list[str]:

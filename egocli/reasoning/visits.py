@@ -191,3 +191,16 @@ def stay(asked: Asked, place: str) -> Visit | None:
     place = re.sub(r"^(?:at|in|on|inside)\s+(?:the\s+|my\s+|our\s+)?", "", place.strip())
     closed = [v for v in visits(asked, place) if v.end is not None and v.end.start_ms > v.begin.start_ms]
     return closed[-1] if closed else None
+
+
+def closed(occasions: list[list[Event]]) -> list[list[Event]]:
+    """Occurrences of an occasion with each departure from it joined to the one it ends ('meeting room 3,
+    stand-up' ... 'leaving meeting room 3 after the stand-up' is one meeting, not two)."""
+    out: list[list[Event]] = []
+    for group in occasions:
+        if out and all(_leaves(e) for e in group) and group[0].start_ms - out[-1][-1].start_ms <= DEPARTURE_REACH_MS \
+                and not all(_leaves(e) for e in out[-1]):
+            out[-1] = [*out[-1], *group]
+        else:
+            out.append(group)
+    return out

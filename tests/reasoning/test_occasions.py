@@ -1,0 +1,59 @@
+"""Occasions counted and acts told apart as people mean them, on a real store: a meeting and the leaving of it
+are one meeting; a note of a dose seen a minute before is that dose; a named drug is a tablet; a call to
+someone is neither a call from them nor seeing them; a time said in an email is a plan, not the act."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import asker
+from egocli.store import NewEvent, Store
+
+AT = parse_time_ms("2026-12-04T22:00")
+DAY = [
+    ("2026-12-04T08:00", "visual", "kitchen, blister pack, taking one metformin tablet with water"),
+    ("2026-12-04T08:01", "note", "took metformin 08:00"),
+    ("2026-12-04T08:30", "text", "From: Priya - Subject: design review at 11:00 in the blue room"),
+    ("2026-12-04T09:00", "visual", "the blue room, team meeting, a whiteboard full of sticky notes"),
+    ("2026-12-04T09:40", "visual", "leaving the blue room after the team meeting"),
+    ("2026-12-04T11:00", "visual", "the blue room, design review meeting, drawings on the table"),
+    ("2026-12-04T12:10", "visual", "leaving the blue room after the design review"),
+    ("2026-12-04T13:00", "visual", "phone, calling Omar about the weekend"),
+    ("2026-12-04T13:05", "visual", "phone screen: incoming call from Dad"),
+    ("2026-12-04T13:30", "visual", "phone, dialling the garage about the car"),
+    ("2026-12-04T20:00", "visual", "kitchen, taking the evening simvastatin tablet"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    store = Store.open(tmp_path / "log.db")
+    src = store.add_source("import", "day")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
+    return store
+
+
+def _ask(store: Store, question: str) -> str:
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, None), req).text
+
+
+@pytest.mark.parametrize("question, start", [
+    ("How many meetings did I have today?", "2 times"),
+    ("How many tablets did I take today?", "2 times"),
+    ("How many phone calls did I have today?", "3 times"),
+])
+def test_occasions_counted_once_each(store, question, start):
+    assert _ask(store, question).startswith(start)
+
+
+def test_a_call_to_someone_is_no_call_from_them_nor_seeing_them(store):
+    assert _ask(store, "Did Omar call me today?").startswith("Not that I can see")
+    assert _ask(store, "Did I see Omar today?").startswith("Not that I can see")
+    assert _ask(store, "Did Dad call me today?").startswith("Yes")
+    assert _ask(store, "Did I call Omar today?").startswith("Yes")
+
+
+def test_remembering_a_medicine_by_its_kind(store):
+    assert _ask(store, "did I remember my statin tonight?").startswith("Yes")
