@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from egocli.core.bounds import MAX_JSON_DEPTH, json_depth_ok
+
 PROTOCOL_VERSION = 1
 
 KIND_AUDIO = 0x01
@@ -26,6 +28,9 @@ MAX_AUDIO_BYTES = 64 * 1024
 """Largest PCM chunk accepted in one WebSocket message (about 0.3 s of 48 kHz stereo)."""
 MAX_JPEG_BYTES = 2 * 1024 * 1024
 """Largest JPEG frame accepted."""
+MAX_HELLO_BYTES = 4 * 1024
+"""Largest first message (the hello, which may carry the token): nothing bigger is parsed before
+the token is checked."""
 MAX_OFFER_BYTES = 64 * 1024
 """Largest POST /offer body."""
 MAX_QUESTION_CHARS = 1000
@@ -54,9 +59,11 @@ def parse_control(raw: str | bytes) -> dict[str, Any]:
     size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
     if size > MAX_CONTROL_BYTES:
         raise ProtocolError("too_large", f"control message of {size} bytes (limit {MAX_CONTROL_BYTES})")
+    if not json_depth_ok(raw):  # a linear scan: '[' * 15000 never reaches json.loads' recursion
+        raise ProtocolError("too_deep", f"control message nested deeper than {MAX_JSON_DEPTH} levels")
     try:
-        msg = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as ex:
+        msg = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError) as ex:  # JSONDecodeError is a ValueError
         raise ProtocolError("bad_json", f"not JSON: {ex}") from None
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         raise ProtocolError("bad_message", "a control message is a JSON object with a string 'type'")
@@ -79,6 +86,10 @@ def parse_control(raw: str | bytes) -> dict[str, Any]:
     if msg["type"] == "reply":
         _check_text(msg.get("text"), "reply")
     return msg
+
+
+def _no_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not a JSON number")
 
 
 def _check_text(text: Any, kind: str) -> None:

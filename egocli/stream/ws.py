@@ -14,8 +14,8 @@ from egocli.perception.audio import RATE, resample
 from egocli.stream.pcm import float_to_s16, s16_to_float
 from egocli.stream.host import Application, ServerOptions, Session
 from egocli.stream.pacer import Pacer
-from egocli.stream.protocol import (KIND_AUDIO, MAX_JPEG_BYTES, AudioFormat, ProtocolError, audio_format,
-                                    encode, error, pack, parse_control, split_binary)
+from egocli.stream.protocol import (KIND_AUDIO, MAX_HELLO_BYTES, MAX_JPEG_BYTES, AudioFormat, ProtocolError,
+                                    audio_format, encode, error, pack, parse_control, split_binary)
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,8 @@ async def _hello(ws: web.WebSocketResponse, token: str | None = None) -> dict[st
     msg = await asyncio.wait_for(ws.receive(), HELLO_TIMEOUT_S)
     if msg.type != WSMsgType.TEXT:
         raise ProtocolError("bad_message", "the first message must be a JSON hello")
+    if len(msg.data) > MAX_HELLO_BYTES:  # checked before parsing: the token comes in this message
+        raise ProtocolError("too_large", f"a hello is at most {MAX_HELLO_BYTES} bytes")
     hello = parse_control(msg.data)
     if hello["type"] != "hello":
         raise ProtocolError("bad_message", "the first message must be a hello")
@@ -48,26 +50,30 @@ async def handle_ws(request: web.Request, app: Application, options: ServerOptio
     session = app.new_session("websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
     if not session.reserve():
         return web.json_response({"error": "busy", "message": "too many sessions; try again later"}, status=503)
-    try:
+    tasks: list[asyncio.Future[Any]] = []
+    reason = "websocket closed"
+    try:  # whatever fails from here on, the finally gives the slot back
         await ws.prepare(request)
-        hello = await _hello(ws, hello_token)
-        fmt = audio_format(hello)
-    except (ProtocolError, asyncio.TimeoutError) as ex:
-        code = ex.code if isinstance(ex, ProtocolError) else "timeout"
-        await session.send(error(code, str(ex) or "no hello in time"))
-        await session.close("bad hello")
-        await ws.close()
-        return ws
-    await session.start()
-    await session.receive(encode(hello))
-    pump = asyncio.ensure_future(_pump_audio(ws, session))
-    closer = asyncio.ensure_future(_close_with(ws, session))
-    try:
+        try:
+            hello = await _hello(ws, hello_token)
+            fmt = audio_format(hello)
+        except (ProtocolError, asyncio.TimeoutError) as ex:
+            reason = "bad hello"
+            code = ex.code if isinstance(ex, ProtocolError) else "timeout"
+            if not ws.closed:
+                await session.send(error(code, str(ex) or "no hello in time"))
+            return ws
+        await session.start()
+        await session.receive(encode(hello))
+        tasks += [asyncio.ensure_future(_pump_audio(ws, session)), asyncio.ensure_future(_close_with(ws, session))]
         await _read(ws, session, fmt)
+    except Exception:
+        reason = "websocket failed"
+        log.exception("websocket session failed")
     finally:
-        pump.cancel()
-        closer.cancel()
-        await session.close("websocket closed")
+        for task in tasks:
+            task.cancel()
+        await session.close(reason)
         await ws.close()
     return ws
 
