@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, moments, said, sequence, temporal
+from egocli.reasoning import digest, kinds, moments, said, sequence, temporal
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -184,6 +184,17 @@ def _planned(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | Non
     return QuestionPlan("planned", groups[0]) if scope is not None and scope.future and groups[0] else None
 
 
+def _whose(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+    """"What was Helen's first email about?': the first (last) of the kind from that person."""
+    person, edge, thing = groups
+    return QuestionPlan("first" if _EDGES[edge] == "first" else "last", f"{thing} from {person.removesuffix(chr(39) + 's')}")
+
+
+def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'Which emails came in this morning?': the events of a kind (kinds.py), when the noun names one."""
+    return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
+
+
 def _rule(form: str, pattern: str, build: Build | tuple[str, ...] = ("action",)) -> Rule:
     """A rule: its groups fill these slots in order, or `build` reads them."""
     made = _slots(form, build) if isinstance(build, tuple) else build
@@ -217,7 +228,7 @@ RULES: tuple[Rule, ...] = (
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),
     _rule("list", r"^who (?:rang|called|phoned|texted|messaged|emailed|rung|visited|came to see) (?:me|us)\b.*?",
-          lambda groups, scope: QuestionPlan("list", "call")),
+          lambda groups, scope: QuestionPlan("list", "calls")),
     _rule("during", r"^what (?:happened|went on|was going on) (?:in|at|during) (?:the |my |our )?(.+?)"),
     _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
                     r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "
@@ -250,6 +261,10 @@ RULES: tuple[Rule, ...] = (
           ("action", "relation", "other")),
     _rule("first", r"^(?:when (?:did|have) i first|when was the first time (?:that )?i|"
                    r"(?:the )?first time (?:that )?i) (.+?)"),
+    _rule("first", r"^what (?:is|was|were) (\w+'s) (?:very )?(first|last|latest|most recent) (.+?)"
+                   r"(?: about| say| said| saying| for)?", _whose),
+    _rule("list", r"^(?:which|what|any) (\w+) (?:came in|arrived|did i get|did i receive|did i have|have i had|"
+                  r"have i got|were there|came)\b(.*?)", _kind_list),
     _rule("first", r"^what (?:is|was|were) (?:my|the) (?:very )?first (.+?)"),
     _rule("last", r"^(?:when (?:did|have) i(?: most recently| last)?|when was the last time (?:that )?i|"
                   r"(?:at )?what time (?:did i|was it when i)(?: last)?|(?:the )?last time (?:that )?i|when last did i) "

@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, terms
+from egocli.reasoning import actions, kinds, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
-from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences, say_duration
+from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
+from egocli.reasoning.voice import say_duration
 from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
 from egocli.core.timeutil import local, to_ms
@@ -87,7 +88,13 @@ def gap(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
-    """'What did I buy?', 'what was the last thing I cut?'."""
+    """'What did I buy?', 'what was the last thing I cut?', 'which emails came in?'."""
+    of_kind = kinds.events(asked.store, asked.scope, plan.action)
+    if of_kind:
+        shown = of_kind[-SHOWN:]
+        lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+        more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
+        return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
     return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
 
 

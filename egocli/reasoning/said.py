@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import terms
+from egocli.reasoning import kinds, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.store import Event, EventFilter
@@ -27,6 +27,13 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """'What did X say (about Y)?': X's lines (named as speaker or in the line), else the lines said near the
     last time X (a role: 'the receptionist') is mentioned; Y, when asked, ranks them. None when nothing names
     X or Y: the context is read instead (the speaker may be named otherwise)."""
+    of_kind = kinds.events(asked.store, asked.scope, plan.action)  # 'what did Ravi's email say?'
+    if of_kind:
+        shown = of_kind[-SHOWN:] if not plan.other else \
+            [e for e in of_kind if terms.recall(terms.terms(plan.other), set(terms.terms(e.content)))][-SHOWN:]
+        if shown:
+            text = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+            return Finding("said", f"{text}.", tuple(shown), f"{plan.action}: {text}")
     speaker = _strip(plan.action)
     topic = terms.terms(plan.other) if plan.other else []
     matcher = Matcher(asked.store, asked.scope, asked.embedder)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, terms, visits, voice
+from egocli.reasoning import actions, kinds, terms, visits, voice
+from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
@@ -125,8 +126,13 @@ class Matcher:
             return 1  # named only inside a quotation ('a message: "lunch at ours on Sunday"'): a mention, not the act
         if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text):
             return 1  # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act
-        if plain and act.verb is not None and _NOT.search(ev.content) and not _NOT.search(q.text):
-            return 1  # 'the evening compartment still closed', 'forgot the pills': the act was not done
+        tier = self._tier(q, ev, act, compound, things, own, plain)
+        if tier and act.verb is not None and _not_done(ev.content, heavy) and not _NOT.search(q.text):
+            return 1  # 'the evening compartment still closed', 'I'll take it later': the act was not done
+        return tier
+
+    def _tier(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str],
+              own: set[str], plain: float) -> int:
         literal = act.word is not None and act.word in own and (act.particle is None or act.particle in own) \
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
         named = bool(things) and terms.recall(things, own) >= 0.99
@@ -152,9 +158,16 @@ _QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\u2018[^\u2019]+\u2019|\u
 _PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
                        r"sun)day|(?:at|to|for|until|by|from) \d{1,2}[:.]\d{2})\b", re.I)
 """A day or a clock time named in something said or read ('moved to 14:00'): what it says is planned for then."""
-_NOT = re.compile(r"\b(?:" + "|".join(sorted(lexicon().words["negation"], key=len, reverse=True)) +
+_NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexicon().words["negation"] |
+                                            lexicon().words["intention"]}, key=len, reverse=True)) +
                   r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
-"""A line saying something was not done."""
+"""A line saying something was not done, or is still to be done."""
+
+
+def _not_done(text: str, heavy: list[str]) -> bool:
+    """Whether the sentence of a line that names the phrase says it was not (or is still to be) done: 'lunch
+    is done. I need to call the pharmacy' has lunch done."""
+    return any(_NOT.search(part) and set(terms.terms(part)) & set(heavy) for part in re.split(r"[.;!?]\s+", text))
 
 
 def _names_only(text: str, things: list[str]) -> bool:
@@ -187,25 +200,13 @@ def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
     return out
 
 
-def say_duration(ms: int) -> str:
-    """A duration as the answers say it: "45 s", "2 min 5 s", "1 h 20 min", "3 days 2 h"."""
-    minutes, seconds = divmod(max(ms, 0) // 1000, 60)
-    hours, minutes = divmod(minutes, 60)
-    days, hours = divmod(hours, 24)
-    if days:
-        return f"{days} day{'s' if days > 1 else ''} {hours} h" if hours else f"{days} day{'s' if days > 1 else ''}"
-    if hours:
-        return f"{hours} h {minutes} min"
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
-
-
 def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher, list[Event]]:
     """The events about a phrase (a kind of event when it names one: 'my first note'; the arrivals or the
     departures when it asks about one: 'get home', 'leave the pub')."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = _of_modality(asked.store, asked.scope, phrase)
     if found is None:
-        found = visits.moves(asked, phrase) or None  # no arrival seen: the words of the phrase, as said
+        found = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False)) or None  # no arrival seen: the words of the phrase, as said
     return matcher, found if found is not None else matcher.matches(phrase, verb_first)
 
 
@@ -223,7 +224,7 @@ def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int 
 def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
     """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own; an arrival or a
     departure too)."""
-    if visits.move(phrase) is not None:
+    if visits.move(phrase) is not None or kinds.asked(phrase) is not None:
         return [[e] for e in found]
     verb = actions.parse(phrase, verb_first).verb
     return occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(e.content, verb))
@@ -290,7 +291,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
     if not found:
         return nothing(matcher, "duration", phrase, asked.stamp)
     if act.verb is None:  # a stay ('at the dentist'): its visit, else its mentions over a while
-        visit = visits.stay(asked, phrase)
+        visit = visits.stay(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         groups = [[visit.begin, visit.end]] if visit is not None and visit.end is not None \
             else occurrences(found, STAY_GAP_MS)
     else:
@@ -378,12 +379,13 @@ MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]
 
 
 def _of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
-    """The events of the modality a phrase names, oldest first, inside the scope; None for other phrases."""
+    """The events of the modality (or the kind: 'emails') a phrase names, oldest first, inside the scope; None
+    for other phrases."""
     from egocli.store import EventFilter
 
     modality = MODALITY_NOUNS.get(phrase.strip())
     if modality is None:
-        return None
+        return kinds.events(store, scope, phrase)
     spans = scope.windows or ((None, scope.at_ms + 1),)
     found = {ev.id: ev for lo, hi in spans
              for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}

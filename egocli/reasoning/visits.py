@@ -11,6 +11,7 @@ left a place ('when did I get home from work?', 'when did I leave the pub?') and
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
@@ -113,12 +114,13 @@ def _home_departure(ev: Event) -> bool:
     return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and _home_word(ev.content)
 
 
-def visits(asked: Asked, place: str) -> list[Visit]:
-    """The visits to a place in the question's scope, in time order."""
-    from egocli.reasoning.temporal import Matcher  # temporal computes with visits; visits find with its Matcher
+Find = Callable[[str], list[Event]]
+"""The events in scope about a place, in time order (temporal.Matcher's matches of it as a thing)."""
 
-    mentions = [e for e in Matcher(asked.store, asked.scope, asked.embedder).matches(place, verb_first=False)
-                if e.modality in ("visual", "text", "note")]
+
+def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
+    """The visits to a place in the question's scope, in time order."""
+    mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
     groups: list[list[Event]] = []
     for ev in mentions:
         if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
@@ -167,29 +169,29 @@ def _home_moves(asked: Asked, kind: str) -> list[Event]:
     return sorted({e.id: e for e in out}.values(), key=lambda e: (e.start_ms, e.id))
 
 
-def moves(asked: Asked, phrase: str) -> list[Event] | None:
+def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
     """The arrivals or departures a phrase asks about, in time order; None when it asks about no move."""
     asked_move = move(phrase)
     if asked_move is None:
         return None
     if asked_move.place:
-        found = visits(asked, asked_move.place)
+        found = visits(asked, asked_move.place, find)
         if asked_move.kind == "leave":
             return [v.end for v in found if v.end is not None]
         return [v.begin for v in found if _arrives(v.begin)] or [v.begin for v in found]
     home = _home_moves(asked, asked_move.kind)
     if asked_move.kind == "arrive" and asked_move.after:
-        ends = [v.end for v in visits(asked, asked_move.after) if v.end is not None]
+        ends = [v.end for v in visits(asked, asked_move.after, find) if v.end is not None]
         home = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
                 if any(h.start_ms >= end.start_ms for h in home)]
         home = sorted({e.id: e for e in home}.values(), key=lambda e: e.start_ms)
     return home
 
 
-def stay(asked: Asked, place: str) -> Visit | None:
+def stay(asked: Asked, place: str, find: Find) -> Visit | None:
     """The latest visit to a place that has a departure, for 'how long was I at ...?'."""
     place = re.sub(r"^(?:at|in|on|inside)\s+(?:the\s+|my\s+|our\s+)?", "", place.strip())
-    closed = [v for v in visits(asked, place) if v.end is not None and v.end.start_ms > v.begin.start_ms]
+    closed = [v for v in visits(asked, place, find) if v.end is not None and v.end.start_ms > v.begin.start_ms]
     return closed[-1] if closed else None
 
 

@@ -69,3 +69,15 @@ def sentence(text: str) -> str:
         return text
     end = "" if text[-1] in "?!" else "."
     return text[0].upper() + text[1:] + end
+
+
+def say_duration(ms: int) -> str:
+    """A duration as the answers say it: "45 s", "2 min 5 s", "1 h 20 min", "3 days 2 h"."""
+    minutes, seconds = divmod(max(ms, 0) // 1000, 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} day{'s' if days > 1 else ''} {hours} h" if hours else f"{days} day{'s' if days > 1 else ''}"
+    if hours:
+        return f"{hours} h {minutes} min"
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"

@@ -1,0 +1,58 @@
+"""Kinds of event told by their content: emails, messages and calls counted, picked by sender and listed, on a
+real store; what is said about a coming time is a plan; a line of intent is not the act."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import asker, kinds
+from egocli.store import NewEvent, Store
+
+AT = parse_time_ms("2026-12-05T19:30")
+DAY = [
+    ("2026-12-05T08:10", "text", "From: Jonas Berg - Subject: rota for next week"),
+    ("2026-12-05T08:12", "text", "From: Library - Subject: your books are due back"),
+    ("2026-12-05T09:00", "text", "From: Jonas Berg - Subject: the van is booked for Thursday"),
+    ("2026-12-05T12:30", "visual", "phone screen: missed call from Lena"),
+    ("2026-12-05T17:40", "text", "Message from Lena: running late, see you at 19:30"),
+    ("2026-12-05T18:05", "speech", "I'll water the plants after dinner"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    store = Store.open(tmp_path / "log.db")
+    src = store.add_source("import", "day")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
+    return store
+
+
+def _ask(store: Store, question: str) -> str:
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, None), req).text
+
+
+def test_a_phrase_names_its_kind_and_sender():
+    assert kinds.asked("read emails") == kinds.Asked("email")
+    assert kinds.asked("jonas's email") == kinds.Asked("email", "jonas")
+    assert kinds.asked("email from jonas") == kinds.Asked("email", "jonas")
+    assert kinds.asked("email about the budget") is None
+    assert kinds.asked("water the plants") is None
+
+
+def test_emails_counted_picked_and_listed(store):
+    assert _ask(store, "How many emails did I get today?").startswith("3 times")
+    assert "rota" in _ask(store, "What was Jonas's first email about?")
+    assert "van is booked" in _ask(store, "what was jonas's last email about")
+    listed = _ask(store, "Which emails came in this morning?")
+    assert "rota" in listed and "books are due" in listed and "van" in listed
+
+
+def test_calls_and_messages_by_their_sender(store):
+    assert "Lena" in _ask(store, "Who rang me today?")
+    assert "running late" in _ask(store, "What did Lena's message say?")
+
+
+def test_intent_is_not_the_act(store):
+    assert not _ask(store, "Did I water the plants today?").startswith("Yes")
