@@ -14,7 +14,8 @@ def serve(ctx: typer.Context,
           host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (not loopback: --token required)."),
           port: int = typer.Option(8765, "--port", help="TCP port (0: any free port)."),
           token: str = typer.Option(None, "--token", envvar="EGOCLI_SERVE_TOKEN",
-                                    help="Shared secret clients send (?token= or Authorization: Bearer)."),
+                                    help="Shared secret clients send (?token= or Authorization: Bearer; default: "
+                                         "this user's secret from <home>/server-token, put in the printed URL)."),
           cert: Path = typer.Option(None, "--cert", help="TLS certificate (PEM): serve HTTPS, for LAN cameras."),
           key: Path = typer.Option(None, "--key", help="TLS private key (PEM)."),
           self_signed: bool = typer.Option(False, "--self-signed",
@@ -47,7 +48,12 @@ def serve(ctx: typer.Context,
     from egocli.assistant.serve import run
     from egocli.core.errors import UsageError
 
+    from egocli.privacy.usertoken import user_token, with_token
+    from egocli.stream.server import is_loopback
+
     conf = settings(ctx, asr=asr)
+    if token is None and is_loopback(host):  # beyond loopback an explicit --token stays required
+        token = user_token(conf.home)  # other users of this machine get 401 too
     if self_signed:
         from egocli.stream import tls
 
@@ -59,7 +65,7 @@ def serve(ctx: typer.Context,
                               ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
                               max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
                               allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
-    run(conf, options, ready=lambda url: ui.status(f"serving {url} (log: {conf.db}); Ctrl-C to stop"))
+    run(conf, options, ready=lambda url: ui.status(f"serving {with_token(url, token)} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()
 
 

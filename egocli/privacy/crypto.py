@@ -39,15 +39,16 @@ def media_key(store: Store) -> bytes | None:
 
 def write_media(path: Path, data: bytes, key: bytes | None) -> Path:
     """Write data to path, or encrypted to path + '.enc' when a key is given; returns the file written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from egocli.store.files import write_private
+
     if key is None:
-        path.write_bytes(data)
+        write_private(path, data)
         return path
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
     nonce = os.urandom(_NONCE)
     target = path.with_name(path.name + SUFFIX)
-    target.write_bytes(MAGIC + nonce + AESGCM(key).encrypt(nonce, data, MAGIC))
+    write_private(target, MAGIC + nonce + AESGCM(key).encrypt(nonce, data, MAGIC))
     return target
 
 

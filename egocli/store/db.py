@@ -6,6 +6,7 @@ import json
 import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator
+import contextlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,11 +98,16 @@ class Store:
         files.check_path(path)
         with files.opening(path):  # no other thread reads the header while this connection is made
             encrypted = files.is_encrypted(path)
-            if not path.exists():
+            new = not path.exists()
+            if new:
                 if not create:
                     raise StoreError(f"{path}: no such log (a command that writes creates it, e.g. egocli log add)")
-                path.parent.mkdir(parents=True, exist_ok=True)
-            store = cls._open_file(path, key, encrypted)
+                if not path.parent.is_dir():
+                    files.private_dir(path.parent)
+            with files.private_umask() if new else contextlib.nullcontext():
+                store = cls._open_file(path, key, encrypted)
+            if not store.readonly:
+                files.make_private(path)
             store._release = weakref.finalize(store, files.release, files.register(path, encrypted))
         return store
 

@@ -25,6 +25,54 @@ _OPEN: dict[tuple[int, int], list[Any]] = {}
 """(st_dev, st_ino) -> [encrypted, connections open in this process]."""
 
 
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+"""Modes of what egocli writes: the log, its WAL/SHM, media, secrets (file); the home and media folders."""
+_SIDECARS = ("", "-wal", "-shm", "-journal")
+
+
+@contextmanager
+def private_umask() -> Iterator[None]:
+    """Files and folders made inside come out 0600/0700 (SQLite makes the WAL and SHM with the log's mode)."""
+    old = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def private_dir(path: Path) -> Path:
+    """Make a folder (and missing parents) only its owner can enter; tighten it when this user owns it."""
+    with private_umask():
+        path.mkdir(parents=True, exist_ok=True)
+    _tighten(path, PRIVATE_DIR)
+    return path
+
+
+def make_private(db: Path) -> None:
+    """Tighten the log and its -wal/-shm/-journal files to 0600 (a log made by an older egocli was 0644)."""
+    for suffix in _SIDECARS:
+        _tighten(db.with_name(db.name + suffix), PRIVATE_FILE)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    try:
+        st = os.stat(path)
+        if st.st_uid == os.getuid() and st.st_mode & 0o777 & ~mode:
+            os.chmod(path, mode)
+    except OSError:
+        pass  # gone meanwhile, or not ours to change
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write a file only its owner can read (0600; its folder made 0700 when missing)."""
+    private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    _tighten(path, PRIVATE_FILE)
+
+
 def check_path(path: Path) -> None:
     """Refuse a log path that is empty or a folder, with a one-line reason."""
     if not str(path).strip():

@@ -72,9 +72,12 @@ class Served:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self._said_where.wait(90)
-        if not (m := re.search(r"http://[^/\s]+:(\d+)/", self.stderr)):
+        if not (m := re.search(r"http://[^/\s]+:(\d+)/(?:\?token=(\S+))?", self.stderr)):
             raise AssertionError(f"serve did not start: {self.stderr}")
         self.url = f"http://127.0.0.1:{m.group(1)}"
+        self.token = m.group(2) or ""
+        """The secret serve printed in its URL (--token's, else this user's from the egocli home)."""
+        self.auth = {"Authorization": f"Bearer {self.token}"}
 
     def _read(self) -> None:
         assert self.proc.stderr is not None

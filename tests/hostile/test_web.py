@@ -40,21 +40,23 @@ async def _http(method: str, url: str, **kw: Any) -> tuple[int, dict[str, str], 
 def test_other_origins_and_rebound_hosts_are_refused_and_the_own_page_is_not(shared_server):
     server = shared_server
     port = server.url.rsplit(":", 1)[1]
+    auth = server.auth  # serve's own per-user secret (it prints it in its URL)
 
     async def go() -> dict[str, Any]:
         return {
-            "evil_ws": await _ws(server.url, {"Origin": "http://evil.example"}),
-            "null_ws": await _ws(server.url, {"Origin": "null"}),
-            "own_ws": (await _ws(server.url, {"Origin": server.url}))["type"],
-            "glasses_ws": (await _ws(server.url, {"Origin": "https://glasses.example"}))["type"],
-            "plain_ws": (await _ws(server.url))["type"],  # not a browser: no Origin
-            "rebound": (await _http("GET", server.url + "/api/events", headers={"Host": f"attacker.example:{port}"}))[0],
-            "localhost": (await _http("GET", server.url + "/api/events", headers={"Host": f"localhost:{port}"}))[0],
-            "ip": (await _http("GET", server.url + "/api/events"))[0],
+            "evil_ws": await _ws(server.url, {"Origin": "http://evil.example", **auth}),
+            "null_ws": await _ws(server.url, {"Origin": "null", **auth}),
+            "own_ws": (await _ws(server.url, {"Origin": server.url, **auth}))["type"],
+            "glasses_ws": (await _ws(server.url, {"Origin": "https://glasses.example", **auth}))["type"],
+            "plain_ws": (await _ws(server.url, auth))["type"],  # not a browser: no Origin
+            "rebound": (await _http("GET", server.url + "/api/events",
+                                    headers={"Host": f"attacker.example:{port}", **auth}))[0],
+            "localhost": (await _http("GET", server.url + "/api/events", headers={"Host": f"localhost:{port}", **auth}))[0],
+            "ip": (await _http("GET", server.url + "/api/events", headers=auth))[0],
             "text_plain": (await _http("POST", server.url + "/offer", data=b'{"sdp": "x", "type": "offer"}',
-                                       headers={"Content-Type": "text/plain"}))[0],
+                                       headers={"Content-Type": "text/plain", **auth}))[0],
             "cross_post": (await _http("POST", server.url + "/offer", json={"sdp": "x", "type": "offer"},
-                                       headers={"Origin": "http://evil.example"}))[0],
+                                       headers={"Origin": "http://evil.example", **auth}))[0],
         }
 
     got = asyncio.run(go())
@@ -82,7 +84,7 @@ def test_deeply_nested_offer_json_is_a_clear_400(shared_server):
     server = shared_server
     body = b"[" * 30_000 + b"]" * 30_000  # on main: RecursionError, a 500
     status, _, raw = asyncio.run(_http("POST", server.url + "/offer", data=body,
-                                       headers={"Content-Type": "application/json"}))
+                                       headers={"Content-Type": "application/json", **server.auth}))
     assert status == 400 and json.loads(raw)["error"] == "bad_json"
 
 
@@ -116,7 +118,7 @@ def test_idle_sockets_lose_their_slots_at_the_hello_deadline_despite_heartbeats(
             # deadline is the server's own wall clock (egocli.stream.ws.HELLO_TIMEOUT_S, no Clock to move), so
             # this waits for what the server does at it: an error, then the socket closed (slot released)
             said = await asyncio.gather(*(_until_closed_by_server(ws) for ws in idle))
-            later = await _ws(server.url)
+            later = await _ws(server.url, server.auth)
             for ws in idle:
                 await ws.close()
             return busy, said, later
@@ -180,7 +182,8 @@ def test_a_lone_surrogate_in_a_websocket_question_is_answered_and_the_session_li
 
     async def go() -> list[str]:
         seen = []
-        async with aiohttp.ClientSession() as http, http.ws_connect(server.url.replace("http", "ws") + "/ws") as ws:
+        async with aiohttp.ClientSession() as http, \
+                http.ws_connect(server.url.replace("http", "ws") + "/ws", headers=server.auth) as ws:
             await ws.send_str(HELLO)
             await ws.send_str('{"type": "ask", "id": "q", "text": "where are my keys \\ud800?"}')
             await ws.send_str('{"type": "ping", "t": 1}')
