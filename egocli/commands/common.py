@@ -74,8 +74,10 @@ def event_filter(since: str | None, until: str | None, modality: list[str] | Non
     since_ms, until_ms = time_ms("--since", since), time_ms("--until", until)
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")
-    if limit is not None and limit < 1:
-        raise UsageError("--limit must be at least 1")
+    if limit is not None:
+        from egocli.core import bounds
+
+        bounds.count(limit, "--limit", 1)
     return EventFilter(since_ms=since_ms, until_ms=until_ms, modalities=tuple(modality or ()),
                        source=source, limit=limit)
 

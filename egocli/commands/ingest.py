@@ -43,8 +43,11 @@ def ingest(ctx: typer.Context,
       egocli ingest ~/glasses/2026-11-28/ --fps 1 --start "yesterday 15:00"
     """
     _refuse_transcripts(paths)
-    if fps <= 0 or fps > 30:
-        raise UsageError("--fps must be in (0, 30]")
+    from egocli.core import bounds
+
+    bounds.finite(fps, "--fps", high=30, above=0)
+    if scene_threshold is not None:
+        bounds.finite(scene_threshold, "--scene-threshold", low=0, high=1)
     if no_audio and no_video:
         raise UsageError("--no-audio and --no-video together leave nothing to ingest")
     from egocli.ingest.pipeline import IngestOptions, Ingestor, RegistryModels

@@ -85,9 +85,11 @@ def show(ctx: typer.Context, event_id: int = typer.Argument(..., help="Event id.
       egocli log show 3
       egocli log show 3 -C 2 --json
     """
+    from egocli.core import bounds
+
     fmt = output_format(json_, jsonl)
-    if context < 0:
-        raise UsageError("--context must be 0 or more")
+    bounds.row_id(event_id, "ID")
+    bounds.count(context, "--context", 0, 1000)
     events = open_store(ctx, create=False).neighbours(event_id, context)
     if fmt != "text":
         rows = [event_row(ev) for ev in events]

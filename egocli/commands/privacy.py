@@ -38,8 +38,9 @@ def report(ctx: typer.Context, json_: bool = JSON) -> None:
 
 @retention_app.command("set", short_help="Keep events (of one modality) for at most AGE.")
 def retention_set(ctx: typer.Context, age: str = typer.Argument(..., help="Keep for: 12h, 30d, 6w, 3m, 1y."),
-                  modality: str = MODALITY_ONE) -> None:
-    """Keep events (of one modality) for at most AGE; older ones are removed from now on.
+                  modality: str = MODALITY_ONE,
+                  yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask before removing events.")) -> None:
+    """Keep events (of one modality) for at most AGE; older ones are removed now (after asking) and from now on.
 
     \b
     Examples:
@@ -49,6 +50,9 @@ def retention_set(ctx: typer.Context, age: str = typer.Argument(..., help="Keep 
     from egocli.privacy import retention
 
     store = open_store(ctx)
+    doomed = retention.would_expire(store, age, modality)
+    if doomed and not ui.confirm(f"Keeping {age} removes {doomed} event(s) for good now. Continue?", yes):
+        raise UsageError(f"not confirmed: no rule set, {doomed} event(s) kept (use --yes to skip the question)")
     rule = retention.set_rule(store, age, modality)
     result = retention.apply(store, settings(ctx).media_dir)
     who = "everything" if rule.modality == "*" else f"{rule.modality} events"

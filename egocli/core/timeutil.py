@@ -106,7 +106,10 @@ def parse_duration(text: str) -> int:
     unit = _UNIT_WORDS.get(m.group(2).lower()) if m else None
     if not m or unit is None:
         raise UsageError(f"not a duration: {text!r} (try 30d, 12h, 90m)")
-    return int(float(m.group(1)) * UNITS_MS[unit])
+    from egocli.core import bounds
+
+    amount = bounds.finite(m.group(1), f"the duration {text.strip()!r}")
+    return bounds.duration_ms(int(amount * UNITS_MS[unit]), f"the duration {text.strip()!r}")
 
 
 _ISO_START = re.compile(r"^\d{4}-\d{2}")
@@ -127,7 +130,10 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
             dt = datetime.fromisoformat(raw.replace("Z", "+00:00"))
         except ValueError:
             raise UsageError(f"cannot read the time {text!r} (ISO 8601 is YYYY-MM-DDTHH:MM)") from None
-        return dt if dt.tzinfo else dt.astimezone()
+        try:
+            return dt if dt.tzinfo else dt.astimezone()
+        except (OverflowError, ValueError):  # 0001-01-01 in a zone east of UTC is year 0
+            raise UsageError(f"{raw!r} is out of range (times go from year 1 to 9999)") from None
     try:
         found = parse_phrase(raw, now)
     except (OverflowError, ValueError):  # '9999999999999 days ago' and the like
@@ -139,5 +145,7 @@ def parse_time(text: str, now: datetime | None = None) -> datetime:
 
 
 def parse_time_ms(text: str | None, now: datetime | None = None) -> int | None:
-    """parse_time as epoch milliseconds; None passes through."""
-    return None if text is None else to_ms(parse_time(text, now))
+    """parse_time as epoch milliseconds within years 1..9999 (bounds.MIN_MS..MAX_MS); None passes through."""
+    from egocli.core import bounds
+
+    return None if text is None else bounds.datetime_ms(parse_time(text, now), f"{text.strip()!r}")

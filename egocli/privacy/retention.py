@@ -7,6 +7,7 @@ import logging
 import re
 from pathlib import Path
 
+from egocli.core.bounds import duration_ms
 from egocli.core.errors import UsageError
 from egocli.store import Store
 from egocli.store import retentionsql as sql
@@ -22,7 +23,7 @@ def parse_age(text: str) -> int:
     m = re.fullmatch(r"\s*(\d+)\s*([hdwmy])\s*", text.lower())
     if not m or int(m.group(1)) == 0:
         raise UsageError(f"not an age: {text!r} (use e.g. 12h, 30d, 6w, 3m, 1y)")
-    return int(m.group(1)) * _UNITS[m.group(2)]
+    return duration_ms(int(m.group(1)) * _UNITS[m.group(2)], f"the age {text.strip()!r}")
 
 
 def format_age(ms: int) -> str:
@@ -36,6 +37,14 @@ def format_age(ms: int) -> str:
 def set_rule(store: Store, age: str, modality: str | None = None) -> RetentionRule:
     """Keep events of a modality (all when None) for at most age."""
     return sql.set_rule(store, modality or ALL, parse_age(age))
+
+
+def would_expire(store: Store, age: str, modality: str | None = None, at_ms: int | None = None) -> int:
+    """How many events a rule keeping `age` (of one modality, all when None) would remove now."""
+    from egocli.store import EventFilter
+
+    until = (now_ms() if at_ms is None else at_ms) - parse_age(age)
+    return store.count(EventFilter(until_ms=until, modalities=(modality,) if modality else ()))
 
 
 def clear_rule(store: Store, modality: str | None = None) -> bool:

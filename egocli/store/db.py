@@ -196,7 +196,7 @@ class Store:
                 "INSERT INTO sources(kind, name, path, sha256, start_ms, duration_ms, status, created_ms,"
                 " meta) VALUES (?,?,?,?,?,?,?,?,?)",
                 (kind, name, path, sha256, start_ms, duration_ms, status, now_ms(),
-                 json.dumps(meta or {})),
+                 _meta_json(meta or {})),
             )
         source_id = cur.lastrowid
         assert source_id is not None, "an INSERT sets lastrowid"
@@ -224,7 +224,7 @@ class Store:
     def update_source(self, source_id: int, **fields: Any) -> None:
         """Set columns of a source (meta is JSON-encoded)."""
         if "meta" in fields:
-            fields["meta"] = json.dumps(fields["meta"])
+            fields["meta"] = _meta_json(fields["meta"])
         cols = ", ".join(f"{k} = ?" for k in fields)
         with self.transaction() as conn:
             conn.execute(f"UPDATE sources SET {cols} WHERE id = ?", [*fields.values(), source_id])
@@ -398,9 +398,16 @@ class Store:
 
 def _row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:
     """The INSERT parameters of a checked event (its metadata counts toward the size limit)."""
-    meta = clean_text(json.dumps(ev.meta, ensure_ascii=False))
+    meta = clean_text(_meta_json(ev.meta))
     if len(meta) + len(ev.content) > MAX_CONTENT_CHARS:
         raise InputError(f"event of {len(meta) + len(ev.content)} characters with its metadata "
                          f"(limit {MAX_CONTENT_CHARS})")
     return (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
             ev.media_path, ev.media_offset_ms, meta)
+
+
+def _meta_json(meta: Any) -> str:
+    """Metadata as JSON; NaN and infinities are refused (JSON.parse and other readers reject them)."""
+    from egocli.core.bounds import finite_json
+
+    return json.dumps(finite_json(meta, "meta"), ensure_ascii=False)

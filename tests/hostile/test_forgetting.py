@@ -23,7 +23,7 @@ def test_expired_and_forgotten_words_are_gone_from_the_file(run, db):
     assert run("log", "add", "-", input=secrets).returncode == 0
     assert b"zanzibarquokk" in _on_disk(db) and b"vantablackott" in _on_disk(db)  # the check can fail
 
-    res = run("retention", "set", "1d")
+    res = run("retention", "set", "1d", "--yes")
     assert res.returncode == 0 and "removed 40 expired" in res.stdout, res.stderr
     res = run("log", "forget", "--modality", "secret", "--yes")
     assert res.returncode == 0 and "forgot 20" in res.stdout, res.stderr

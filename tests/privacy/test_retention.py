@@ -73,7 +73,7 @@ def test_cli_set_show_apply_and_every_command_applies(cli, db):
     old = "2020-01-01T10:00:00Z"
     assert cli("log", "add", "an old note", "--at", old).exit_code == 0
     assert cli("log", "add", "a new note").exit_code == 0
-    res = cli("retention", "set", "30d")
+    res = cli("retention", "set", "30d", "--yes")
     assert res.exit_code == 0 and "removed 1 expired event(s)" in res.stdout
     assert json.loads(cli("retention", "show", "--json").stdout) == [{"modality": "*", "max_age": "30d"}]
     cli("log", "add", "another old one", "--at", old)  # added, then expired when the next command opens the log
