@@ -37,6 +37,11 @@ class Form:
     latest_day: bool = False
     """Whether a part of the day its action names means the latest one ('did I take my evening tablet?': this
     evening) rather than that part of every day ('when did I last take my evening tablet?')."""
+    phrased: bool = True
+    """Whether the model may put its finding in its own words (checked: the same yes or no, no time, number or
+    name that is not in the facts); a finding that quotes or lists several lines of the log (what was said, a
+    day's events) is given as computed: a retelling of several lines is where a small model adds what never
+    happened (one line it may still phrase)."""
 
 
 FORMS: tuple[Form, ...] = (
@@ -52,7 +57,7 @@ FORMS: tuple[Form, ...] = (
     Form("where", "where a thing is or was left", ("action",), temporal.where, "Where did I put {action}?"),
     Form("ago", "how long ago something was done", ("action",), moments.ago, "How long ago did I {action}?"),
     Form("next", "what was done right after or before something", ("relation", "action"), sequence.after,
-         "What did I do {relation} I {action}?"),
+         "What did I do {relation} I {action}?", phrased=False),
     Form("order", "whether one thing was done before or after another", ("action", "relation", "other"),
          sequence.order, "Did I {action} {relation} I {other}?"),
     Form("which", "which of two things was done first or last", ("relation", "action", "other"), moments.which,
@@ -60,22 +65,23 @@ FORMS: tuple[Form, ...] = (
     Form("gap", "how long between two things", ("relation", "action", "other"), moments.gap,
          "How long {relation} {action} did I {other}?"),
     Form("edge", "the first or last thing done in a stretch of time", ("relation",), moments.edge,
-         "What was the {relation} thing I did?"),
+         "What was the {relation} thing I did?", phrased=False),
     Form("during", "what else went on while something was done", ("action",), moments.during,
-         "What was I doing when I {action}?"),
-    Form("at", "what went on at a clock time", (), moments.at, "What was I doing then?"),
+         "What was I doing when I {action}?", phrased=False),
+    Form("at", "what went on at a clock time", (), moments.at, "What was I doing then?", phrased=False),
     Form("exists", "whether something was done at all", ("action",), moments.exists, "Did I {action}?",
          latest_day=True),
     Form("list", "what was done with a verb (what did I buy)", ("action", "relation"), moments.listing,
-         "What did I {action}?", live=False),
+         "What did I {action}?", live=False, phrased=False),
     Form("amount", "how much was paid or how much something cost", ("action",), digest.amount,
          "How much did I pay {action}?"),
     Form("said", "what a person said, asked or told (action: who; other: about what)", ("action", "other"),
-         said.said, "What did {action} say about {other}?", live=False),
+         said.said, "What did {action} say about {other}?", live=False, phrased=False),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
-         ("action",), said.planned, "What is planned: {action}?"),
+         ("action",), said.planned, "What is planned: {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
-         "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?"),
+         "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?",
+         phrased=False),
 )
 _BY_NAME = {form.name: form for form in FORMS}
 
@@ -141,6 +147,12 @@ def _slots(form: str, names: tuple[str, ...]) -> Build:
             values["relation"] = _EDGES.get(values["relation"], values["relation"])
         return QuestionPlan(form, **values)
     return build
+
+
+def _which_verb(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+    """'Who did I speak to first, Mum or the boiler people?': the verb goes with each of the two."""
+    verb, order, a, b = groups
+    return QuestionPlan("which", f"{verb} {a}", f"{verb} {b}", _EDGES[order])
 
 
 def _exists(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
@@ -210,6 +222,8 @@ RULES: tuple[Rule, ...] = (
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", ("relation", "action", "other")),
     _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),
+    _rule("which", rf"^(?:who|which|what)(?: one)? did i ((?:\w+ )?\w+(?: to| with| for| at)?) ({_ORDER})\W+{_THE}(.+?),? "
+                   rf"or {_THE}(.+?)", _which_verb),
     _rule("ago", r"^how long ago (?:did|was it that|have) i (.+?)"),
     _rule("gap", rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i (.+?)",
           ("relation", "action", "other")),
@@ -222,8 +236,9 @@ RULES: tuple[Rule, ...] = (
                     r"(?:please )?(?:summari[sz]e|recap|sum up)|give me (?:a |the )?(?:summary|recap|rundown) of|"
                     r"how (?:was|did|has|is)|tell me about)\b ?(?:my |the )?" + _SPAN_WORDS + r"(?:go |been |going )?(.*?)",
           _digest),
-    _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|want(?: me to do)?|"
-                  r"mention|suggest|recommend|reply|answer|write)(?: (?:about|on|regarding|at|in|during) (.+?))?",
+    _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|"
+                  r"want(?: me)?(?: (?:not )?to (?:do|forget|remember|bring|get|buy|know|send))?|need(?: from me| me to do)?|"
+                  r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding|at|in|during) (.+?))?",
           ("action", "other")),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),

@@ -77,14 +77,37 @@ _NUMBER = re.compile(r"\d+")
 def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> tuple[str, int, int, str]:
     """(answer text, prompt tokens, output tokens, who phrased it): the model phrases the finding when
     there is one and keeps its times and numbers, else the template stands."""
-    if llm is None or not finding.events:
+    if llm is None or not finding.events or (not forms.form_named(finding.form).phrased and len(finding.events) > 1):
         return finding.text, 0, 0, "template"
     prompt = f"Facts: {finding.facts}\nQuestion: {question}\nAnswer in one sentence:"
     msgs = [{"role": "system", "content": PHRASE_SYSTEM}, {"role": "user", "content": prompt}]
     reply = "".join(llm.generate(msgs, max_tokens=80, temperature=0.0, stop=["\n\n"])).strip()
     reply = split_open(reply)[1] if ANSWER_MARK.search(reply) else reply  # a 'Line: ... / Answer: ...' habit
     used = llm.count_tokens(PHRASE_SYSTEM + prompt), llm.count_tokens(reply)
+    said = finding.facts + " " + question
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
-            or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(finding.facts + " " + question)):
-        return finding.text, *used, "template"  # a phrasing that drops or invents a time or number
+            or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(said)) \
+            or not _same_answer(reply, finding.text) \
+            or not set(_NAME.findall(reply)) <= set(_NAME.findall(said)) | _YOU:
+        return finding.text, *used, "template"  # a phrasing that drops or invents a time, a number, a name or a no
     return reply, *used, "model"
+
+
+def _polarity(text: str) -> str:
+    """'yes', 'no' or '' (neither): what an answer's first words say."""
+    first = text.strip().lower()
+    return "no" if _NO.match(first) else "yes" if first.startswith("yes") else ""
+
+
+_NO = re.compile(r"(?:no\b|not\b|nothing\b|none\b|i can't\b|i cannot\b|you didn't\b|you did not\b|there (?:is|was) no\b)")
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+"""A name inside a sentence (not its first word): one the facts do not hold is made up."""
+_YOU = {"I", "You", "Your"}
+_NEGATED = re.compile(r"\b(?:not|never|no|didn't|haven't|hasn't|wasn't|nothing)\b", re.I)
+
+
+def _same_answer(reply: str, template: str) -> bool:
+    """Whether a phrasing says the same yes, no or neither as the computed answer (a 'yes' may be restated
+    without the word: 'You took it at 08:00.')."""
+    said, meant = _polarity(reply), _polarity(template)
+    return said == meant or (meant == "yes" and said == "" and not _NEGATED.search(reply))

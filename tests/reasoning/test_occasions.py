@@ -57,3 +57,24 @@ def test_a_call_to_someone_is_no_call_from_them_nor_seeing_them(store):
 
 def test_remembering_a_medicine_by_its_kind(store):
     assert _ask(store, "did I remember my statin tonight?").startswith("Yes")
+
+
+def _phrased(store: Store, question: str, reply: str) -> asker.Answer:
+    from egocli.models.fake import ScriptedModel
+
+    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=True)
+    return asker.answer(ScriptedModel(reply), asker.assemble(store, req, None), req)
+
+
+def test_the_model_cannot_turn_a_no_into_a_yes_nor_add_a_name(store):
+    ans = _phrased(store, "Did Omar call me today?", "Yes, Omar called you today at 13:00.")
+    assert ans.text.startswith("Not that I can see") and ans.decided_by == "symbolic"
+    ans = _phrased(store, "When did I call Omar?", "You called Omar and Priya at 13:00 today.")
+    assert "Priya" not in ans.text and ans.decided_by == "symbolic"
+    ans = _phrased(store, "When did I call Omar?", "You called Omar today at 13:00.")
+    assert ans.text == "You called Omar today at 13:00." and ans.decided_by == "model"
+
+
+def test_a_finding_of_several_lines_is_given_as_computed(store):
+    ans = _phrased(store, "What did I do this morning?", "You had a quiet morning at home.")
+    assert "blue room" in ans.text and ans.decided_by == "symbolic"
