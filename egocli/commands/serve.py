@@ -61,12 +61,29 @@ def serve(ctx: typer.Context,
             raise UsageError("--self-signed makes its own certificate: drop --cert/--key")
         cert, key = tls.self_signed(conf.home / "tls", tls.names_for(host))
         ui.status(f"certificate {cert} (SHA-256 {tls.fingerprint(cert.read_bytes())})")
+    _finish_stale_sources(ctx)
     options = ServeOptions.of(host=host, port=port, token=token, cert=cert, key=key,
                               ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
                               max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
                               allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
     run(conf, options, ready=lambda url: ui.status(f"serving {with_token(url, token)} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()
+
+
+def _finish_stale_sources(ctx: typer.Context) -> None:
+    """Live sources a killed server left 'pending' are marked 'interrupted' before new sessions start."""
+    from egocli.commands.common import open_store
+    from egocli.store.sourcesql import close_stale_live
+
+    if not settings(ctx).db.exists():
+        return
+    store = open_store(ctx, create=False)
+    try:
+        stale = close_stale_live(store)
+    finally:
+        store.close()
+    if stale:
+        ui.status(f"{stale} live source(s) left open by a stopped server marked interrupted")
 
 
 def _exit_without_waiting_for_model_loads() -> None:

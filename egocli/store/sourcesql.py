@@ -40,3 +40,11 @@ def forget_events(store: Store, ids: list[int]) -> int:
         count = conn.execute(f"DELETE FROM events WHERE id IN ({marks})", ids).rowcount
         drop_emptied_sources(conn, touched)
     return count
+
+
+def close_stale_live(store: Store) -> int:
+    """Mark live sources still 'pending' as 'interrupted' (their server was killed, e.g. with -9, before
+    it could finish them); call when a server starts. Returns how many."""
+    with store.transaction() as conn:
+        return conn.execute("UPDATE sources SET status = 'interrupted' "
+                            "WHERE kind = 'live' AND status = 'pending'").rowcount

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -107,6 +109,38 @@ def origin_allowed(policy: Policy, origin: str, request: web.Request) -> bool:
         return False  # 'null' (sandboxed frames, file://) and anything odd
     own = f"{request.scheme}://{request.host}".lower()
     return given == own or given in policy.origins
+
+
+class TokenThrottle:
+    """Wrong tokens per remote address: after `limit` in `window_s` seconds, that address gets 429
+    until the oldest failure is that old (a guesser gets 5 tries per 10 s, not thousands)."""
+
+    def __init__(self, limit: int = 5, window_s: float = 10.0, clock: Callable[[], float] = time.monotonic,
+                 max_addresses: int = 4096) -> None:
+        self.limit, self.window_s, self.clock, self.max_addresses = limit, window_s, clock, max_addresses
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str) -> deque[float]:
+        now = self.clock()
+        seen = self._failures.get(address, deque())
+        while seen and now - seen[0] > self.window_s:
+            seen.popleft()
+        if not seen:
+            self._failures.pop(address, None)
+        return seen
+
+    def blocked(self, address: str) -> bool:
+        """Whether this address has used up its wrong tries for now."""
+        return len(self._recent(address)) >= self.limit
+
+    def failed(self, address: str) -> None:
+        """Count one wrong or missing token from this address."""
+        seen = self._recent(address)
+        if address not in self._failures:
+            if len(self._failures) >= self.max_addresses:  # bounded memory under a spray of addresses
+                self._failures.pop(next(iter(self._failures)))
+            self._failures[address] = seen
+        seen.append(self.clock())
 
 
 def _refuse(status: int, code: str, message: str) -> web.Response:

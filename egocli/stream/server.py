@@ -82,11 +82,25 @@ def _authorised(request: web.Request, token: str) -> bool:
     return hmac.compare_digest(given.encode(), token.encode())
 
 
-def token_middleware(token: str | None) -> Middleware:
-    """Refuse requests to the protected paths without the shared token (401)."""
+THROTTLE = web.AppKey("throttle", guard.TokenThrottle)
+
+
+def token_middleware(token: str | None, throttle: guard.TokenThrottle | None = None) -> Middleware:
+    """Refuse requests to the protected paths without the shared token (401); an address that sent
+    too many wrong tokens lately gets 429 on them (and on /ws) before its token is even looked at."""
+    throttle = throttle or guard.TokenThrottle()
+
     @web.middleware
     async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if token and request.path.startswith(PROTECTED) and not _authorised(request, token):
+        if not token or not (request.path.startswith(PROTECTED) or request.path == "/ws"):
+            return await handler(request)
+        remote = request.remote or "?"
+        if throttle.blocked(remote):
+            return _fail(429, "too_many_tries", f"too many wrong tokens; wait {throttle.window_s:g} s")
+        if request.path == "/ws":
+            return await handler(request)  # /ws checks its own (the token may come in the hello)
+        if not _authorised(request, token):
+            throttle.failed(remote)
             return _fail(401, "unauthorised", "missing or wrong token")
         return await handler(request)
 
@@ -146,10 +160,13 @@ async def websocket(request: web.Request) -> web.StreamResponse:
 
     options = request.app[OPTIONS]
     if options.token and not _authorised(request, options.token):
+        remote = request.remote or "?"
         if _given_token(request) is not None:
+            request.app[THROTTLE].failed(remote)
             return _fail(401, "unauthorised", "missing or wrong token")
         # a browser cannot set headers on a WebSocket: it sends the token in its hello
-        return await handle_ws(request, request.app[APP], options, hello_token=options.token)
+        return await handle_ws(request, request.app[APP], options, hello_token=options.token,
+                               on_unauthorised=lambda: request.app[THROTTLE].failed(remote))
     return await handle_ws(request, request.app[APP], options)
 
 
@@ -170,8 +187,9 @@ async def recent(request: web.Request) -> web.Response:
 def build_app(application: Application, options: ServerOptions,
               mount: Callable[[web.Application], None] | None = None) -> web.Application:
     """The aiohttp application serving an Application (`mount` adds more pages, e.g. the timeline)."""
-    app = web.Application(client_max_size=MAX_OFFER_BYTES, middlewares=[token_middleware(options.token)])
-    app[APP], app[OPTIONS], app[BACKGROUND] = application, options, set()
+    throttle = guard.TokenThrottle()
+    app = web.Application(client_max_size=MAX_OFFER_BYTES, middlewares=[token_middleware(options.token, throttle)])
+    app[APP], app[OPTIONS], app[BACKGROUND], app[THROTTLE] = application, options, set(), throttle
     app.router.add_get("/", index)
     app.router.add_post("/offer", offer)
     app.router.add_get("/ws", websocket)

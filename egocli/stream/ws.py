@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -44,8 +45,10 @@ async def _hello(ws: web.WebSocketResponse, token: str | None = None) -> dict[st
 
 
 async def handle_ws(request: web.Request, app: Application, options: ServerOptions,
-                    hello_token: str | None = None) -> web.StreamResponse:
-    """GET /ws: one live session over a WebSocket (token checked, or hello_token expected in hello)."""
+                    hello_token: str | None = None,
+                    on_unauthorised: Callable[[], None] | None = None) -> web.StreamResponse:
+    """GET /ws: one live session over a WebSocket (token checked, or hello_token expected in hello;
+    on_unauthorised is told of a hello with a missing or wrong one)."""
     ws = web.WebSocketResponse(heartbeat=options.heartbeat_s, max_msg_size=MAX_JPEG_BYTES + 1024)
     session = app.new_session("websocket", request.remote or "?", send=lambda m: ws.send_str(encode(m)))
     if not session.reserve():
@@ -60,6 +63,8 @@ async def handle_ws(request: web.Request, app: Application, options: ServerOptio
         except (ProtocolError, asyncio.TimeoutError) as ex:
             reason = "bad hello"
             code = ex.code if isinstance(ex, ProtocolError) else "timeout"
+            if code == "unauthorised" and on_unauthorised is not None:
+                on_unauthorised()
             if not ws.closed:
                 await session.send(error(code, str(ex) or "no hello in time"))
             return ws
