@@ -1,14 +1,17 @@
-"""The coach: a short explanation of the engine's best move, checked against the engine's facts."""
+"""The coach: the computed facts (chess/facts.py) said most important first, phrased by the model only when
+the claim checker (chess/claims.py) finds every checkable claim of its sentences true."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from egocli.chess.claims import claims, context
+from egocli.chess.facts import Fact, position_facts, threat, why_not
 from egocli.chess.phase import game_phase, misfits
-from egocli.chess.types import EngineLine, MoveFacts
+from egocli.chess.types import EngineLine
 from egocli.models.base import TextModel
 
 if TYPE_CHECKING:
@@ -17,11 +20,11 @@ if TYPE_CHECKING:
 SQUARE_RE = re.compile(r"\b([a-h][1-8])\b")
 MOVE_RE = re.compile(r"\b(O-O(?:-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?|[a-h]x[a-h][1-8](?:=[QRBN])?[+#]?"
                      r"|[a-h][1-8]=[QRBN][+#]?)")
-PIECE_NAMES = {1: "pawn", 2: "knight", 3: "bishop", 4: "rook", 5: "queen", 6: "king"}
-SYSTEM = ("You are a friendly chess coach. Explain the recommended move to a beginner in two or three short "
-          "sentences. Use only the facts given. Mention only moves and squares that appear in the facts. "
-          "Give advice for the phase of the game named in the facts (no opening advice in an endgame), and "
-          "explain the move through the engine's main line.")
+SYSTEM = ("You are a chess coach talking to a player who cannot see the board. Say the facts in two short, "
+          "plain sentences: first the danger, then the best move and what it does. Copy moves (like Qxf7# or g6) "
+          "and squares exactly as written. Add nothing that is not in the facts.")
+SAID_FIRST = 4
+"""The template says the first facts, most important first."""
 
 
 @dataclass(frozen=True)
@@ -29,55 +32,27 @@ class Explanation:
     """The coach's text and where it came from."""
 
     text: str
-    """Two or three sentences for a non-expert."""
+    """One to four short sentences for a non-expert."""
     source: str
-    """'llm' (validated model output) or 'template' (the model failed validation or was skipped)."""
+    """'llm' (model output whose every checkable claim is true) or 'template' (built from the facts)."""
+    claims: int = 0
+    """Checkable claims found in the model's output (0 on the template path)."""
+    false: list[str] = field(default_factory=list)
+    """Claims the checker found false (the output was then replaced by the template)."""
 
 
-def facts(board: chess.Board, line: EngineLine) -> MoveFacts:
-    """Engine facts about the best move: piece, squares, capture, check, what it attacks and defends."""
-    import chess
-
-    move = chess.Move.from_uci(line.uci[0])
-    piece = board.piece_at(move.from_square)
-    captured = board.piece_at(move.to_square) if not board.is_en_passant(move) else chess.Piece(chess.PAWN, not board.turn)
-    after = board.copy(stack=False)
-    after.push(move)
-    targets = after.attacks(move.to_square)
-    attacks = [f"{PIECE_NAMES[p.piece_type]} on {chess.square_name(s)}" for s in targets
-               if (p := after.piece_at(s)) and p.color != board.turn]
-    defends = [f"{PIECE_NAMES[p.piece_type]} on {chess.square_name(s)}" for s in targets
-               if (p := after.piece_at(s)) and p.color == board.turn]
-    score = f"mate in {line.mate}" if line.mate and line.mate > 0 else (
-        f"getting mated in {-line.mate}" if line.mate else f"{(line.cp or 0) / 100:+.2f} pawns")
-    return {"side": "White" if board.turn else "Black", "phase": game_phase(board), "move": line.san[0],
-            "piece": PIECE_NAMES[piece.piece_type] if piece else "piece",
-            "from": chess.square_name(move.from_square), "to": chess.square_name(move.to_square),
-            "captures": f"{PIECE_NAMES[captured.piece_type]}" if captured else None,
-            "check": after.is_check(), "mate": after.is_checkmate(), "attacks": attacks, "defends": defends,
-            "main line": " ".join(line.san[:8]), "score": score, "expected score": _expected(line)}
+def facts(board: chess.Board, line: EngineLine | list[EngineLine]) -> list[Fact]:
+    """The computed facts about the position and the best move, most important first."""
+    return position_facts(board, line if isinstance(line, list) else [line])
 
 
-def _expected(line: EngineLine) -> str:
-    """'50% (win 2%, draw 96%, loss 2%)': a draw counts half, so 50% is not a coin flip to win."""
-    text = f"{round(100 * line.expected)}%"
-    if line.wdl:
-        text += " (win {:.0f}%, draw {:.0f}%, loss {:.0f}%)".format(*(100 * v for v in line.wdl))
-    return text
-
-
-def template(f: MoveFacts) -> str:
-    """A plain explanation built only from the facts."""
-    text = f"{f['side']} should play {f['move']}, moving the {f['piece']} from {f['from']} to {f['to']}"
-    text += f" and capturing a {f['captures']}." if f["captures"] else "."
-    if f["mate"]:
-        return text + " It is checkmate."
-    if f["check"]:
-        text += " It gives check."
-    if f["attacks"]:
-        text += f" From {f['to']} it attacks the " + ", ".join(f["attacks"][:3]) + "."
-    return text + (f" The engine rates this {f['score']}, an expected score of {f['expected score']}, "
-                   f"expecting {f['main line']}.")
+def template(found: list[Fact]) -> str:
+    """The explanation built from the facts only: the first few, mate threats and hanging pieces first, and
+    always the engine's evaluation."""
+    said = [f for f in found if f.kind != "why"][:SAID_FIRST]
+    said += [f for f in found if f.kind == "eval" and f not in said]
+    said += [f for f in found if f.kind == "why"]
+    return " ".join(f.text for f in said)
 
 
 def allowed_tokens(board: chess.Board, lines: list[EngineLine]) -> tuple[set[str], set[str]]:
@@ -102,22 +77,35 @@ def validate(text: str, board: chess.Board, lines: list[EngineLine]) -> list[str
 
 
 def explain(board: chess.Board, lines: list[EngineLine], model: TextModel | None, attempts: int = 2,
-            on_reject: Callable[[str, list[str]], None] | None = None) -> Explanation:
-    """Ask the model for an explanation; keep it only if it passes validate(), else use the template."""
-    f = facts(board, lines[0])
+            on_reject: Callable[[str, list[str]], None] | None = None, why: EngineLine | None = None) -> Explanation:
+    """The facts phrased by the model when every checkable claim it makes is true, it names the best move
+    in SAN and the mate threat where there is one; else the template from the facts. `why`: the engine's
+    line for a move the user asks about, explained after."""
+    found = facts(board, lines)
+    if why is not None:
+        found.append(why_not(board, why, lines[0]))
     if model is None:
-        return Explanation(template(f), "template")
-    prompt = "Facts:\n" + "\n".join(f"- {k}: {v}" for k, v in f.items() if v not in (None, [], False))
-    prompt += f"\nExplain why {f['side']} should play {f['move']}."
+        return Explanation(template(found), "template")
+    told = [f for f in found if f.kind not in ("why", "opening")][:SAID_FIRST]
+    prompt = f"(Context only, do not repeat it: phase: {game_phase(board)}; main line: {' '.join(lines[0].san[:8])}.)"
+    prompt += "\nFacts, most important first:\n" + "\n".join(f"- {f.text}" for f in told)
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+    ctx = context(board, lines + ([why] if why else []), threat(board), {f.kind for f in found})
+    must = [lines[0].san[0]] + [m for f in found if f.kind == "threat" for m in threat(board).mates[:1]]
+    checked, bad = 0, []
     for attempt in range(attempts):
-        text = "".join(model.generate(messages, max_tokens=120, temperature=0.0 if attempt == 0 else 0.7)).strip()
-        bad = validate(text, board, lines)
+        text = _sentences("".join(model.generate(messages, max_tokens=70,
+                                                 temperature=0.0 if attempt == 0 else 0.7)).strip(), 2)
+        said = claims(text, ctx)
+        checked += len(said)
+        bad = [f"{c.text} ({c.form})" for c in said if not c.true] + misfits(text, board, lines)
+        bad += [f"{m} not named" for m in must if not re.search(rf"(?<![\w-]){re.escape(m.rstrip('+#'))}", text)]
         if text and not bad:
-            return Explanation(_sentences(text, 3), "llm")
+            extra = [f.text for f in found if f.kind == "why"]
+            return Explanation(" ".join([text, *extra]), "llm", checked)
         if on_reject is not None:
             on_reject(text, bad)
-    return Explanation(template(f), "template")
+    return Explanation(template(found), "template", checked, bad)
 
 
 def _sentences(text: str, limit: int) -> str:

@@ -67,14 +67,15 @@ class UciEngine:
         except Exception:  # noqa: BLE001 - the process may already be gone
             self._engine.close()
 
-    def analyse(self, board: chess.Board, multipv: int = 3, seconds: float = 0.5) -> list[EngineLine]:
-        """The engine's best lines for a chess.Board, best first."""
+    def analyse(self, board: chess.Board, multipv: int = 3, seconds: float = 0.5,
+                only: list[chess.Move] | None = None) -> list[EngineLine]:
+        """The engine's best lines for a chess.Board, best first (`only`: among these first moves)."""
         import chess.engine
 
         if board.is_game_over():
             return []
         try:
-            infos = self._engine.analyse(board, chess.engine.Limit(time=seconds), multipv=multipv)
+            infos = self._engine.analyse(board, chess.engine.Limit(time=seconds), multipv=multipv, root_moves=only)
         except chess.engine.EngineError as ex:
             raise ModelError(f"stockfish failed: {ex}") from ex
         return [_line(board, info) for info in infos if info.get("pv")]

@@ -32,3 +32,28 @@ def test_good_explanation_is_kept() -> None:
     model = ScriptedModel("Qxf7# is checkmate. The queen takes on f7 and the bishop on c4 protects it.")
     result = explain(chess.Board(SCHOLARS), LINES, model)
     assert result.source == "llm" and result.text.startswith("Qxf7#")
+
+
+QH5 = "r1bqkbnr/pppp1ppp/2n5/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
+"""Issue 32's position: 1. e4 e5 2. Bc4 Nc6 3. Qh5, Black to move."""
+G6 = [EngineLine(san=["g6", "Qf3", "Nf6"], uci=["g7g6", "h5f3", "g8f6"], cp=21, mate=None, expected=0.51)]
+
+
+def test_the_issues_false_explanation_is_replaced_by_the_facts() -> None:
+    said = ("Black should play g6 because it creates a strong pawn structure on the queenside. "
+            "The queen on h5 attacks the pawn on g7.")
+    result = explain(chess.Board(QH5), G6, ScriptedModel(said), attempts=1)
+    assert result.source == "template" and any("g7" in f for f in result.false)
+    assert result.text.startswith("White threatens mate with Qxf7#. Black's best move is g6")
+
+
+def test_a_true_phrasing_that_forgets_the_mate_threat_is_not_kept() -> None:
+    result = explain(chess.Board(QH5), G6, ScriptedModel("Black's best move is g6, attacking the queen on h5."),
+                     attempts=1)
+    assert result.source == "template" and "Qxf7# not named" in result.false
+
+
+def test_a_true_phrasing_is_kept_with_its_claims_counted() -> None:
+    said = "White threatens mate with Qxf7#. Black plays g6 on the kingside, attacking the queen on h5."
+    result = explain(chess.Board(QH5), G6, ScriptedModel(said), attempts=1)
+    assert result.source == "llm" and result.text == said and result.claims >= 6 and result.false == []
