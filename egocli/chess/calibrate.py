@@ -127,7 +127,7 @@ def position_placement(position: str | None) -> str:
 def calibrate(paths: list[str], position: str | None, home: Path) -> CalibrationReport:
     """Fine-tune on the photos of one position and save the model in home; the previous model stays
     untouched on any error (no board, illegal FEN, photos that disagree with the position or each other)."""
-    import cv2
+    from egocli.perception.image import read_image
 
     placement = position_placement(position)
     if not paths:
@@ -136,11 +136,7 @@ def calibrate(paths: list[str], position: str | None, home: Path) -> Calibration
         raise UsageError(f"at most {MAX_PHOTOS} photos (one or two are enough)")
     images = []
     for path in paths:
-        if not Path(path).is_file():
-            raise InputError(f"{path}: no such file")
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        if image is None:
-            raise InputError(f"{path}: not a readable image")
+        image = read_image(path)  # the one decoder: refuses a decompression bomb from its header
         images.append((Path(path).name, image))
     start = time.perf_counter()
     samples = prepare(images, placement)

@@ -31,9 +31,12 @@ def sample_frames(path: Path, fps: float) -> Iterator[tuple[float, np.ndarray]]:
     """(seconds, BGR frame) at about fps frames per second; InputError if nothing can be read."""
     import cv2
 
+    from egocli.perception.image import check_pixels
+
     if not path.is_file():
         raise InputError(f"{path}: no such file")
     capture = cv2.VideoCapture(str(path))
+    check_pixels(int(capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
     native = capture.get(cv2.CAP_PROP_FPS) or 25.0
     step = max(1, round(native / fps))
     index, read = 0, 0

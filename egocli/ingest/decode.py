@@ -57,17 +57,40 @@ def probe(path: Path) -> MediaInfo:
         raise InputError(f"{path}: no such file")
     if path.stat().st_size == 0:
         raise InputError(f"{path}: empty file")
+    _check_image(path)
     with _open(path) as container:
         video = [s for s in container.streams.video if s.codec_context is not None]
         audio = [s for s in container.streams.audio if s.codec_context is not None]
         if not video and not audio:
             raise InputError(f"{path}: no audio or video stream")
+        for s in video:  # frames over the pixel budget are refused before any is decoded
+            _check_pixels(path, s.codec_context.width, s.codec_context.height)
         duration = container.duration / 1e6 if container.duration else 0.0
         for s in video + audio:
             if s.duration and s.time_base:
                 duration = max(duration, float(s.duration * s.time_base))
         created = _created(container.metadata.get("creation_time"))
     return MediaInfo(path, int(duration * 1000), bool(video), bool(audio), created)
+
+
+def _check_pixels(path: Path, width: int, height: int) -> None:
+    from egocli.perception.image import ImageTooLarge, check_pixels
+
+    try:
+        check_pixels(width, height)
+    except ImageTooLarge as ex:
+        raise ImageTooLarge(f"{path}: {ex}") from None
+
+
+def _check_image(path: Path) -> None:
+    """A still image (FFmpeg reads PNG/JPEG as one-frame video, sizing it only by decoding it) is held to
+    the pixel budget from its header: a 30000x30000 PNG bomb is refused before FFmpeg sees it."""
+    from egocli.perception.image import image_size
+
+    with path.open("rb") as fh:
+        size = image_size(fh.read(1 << 16))
+    if size is not None:
+        _check_pixels(path, *size)
 
 
 def _created(value: str | None) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from egocli.core.errors import EgoError, ModelError
+from egocli.core.errors import EgoError, InputError, ModelError
 from egocli.models.base import Embedder
 from egocli.store import EventFilter, NewEvent
 from egocli.core.timeutil import format_local, local
@@ -188,6 +188,7 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
         raise ToolError("give a FEN or a frame")
     options = ChessOptions(multipv=3, seconds=0.3, model=_chess_model(ctx))
     result: Analysis | VideoAnalysis
+    source: str | None = None
     try:
         if not fen.strip() and frame.strip().lower() == "latest" and ctx.camera is not None:
             image = ctx.camera()  # a live session: the frame the camera sees now
@@ -199,6 +200,10 @@ def chess_analyse(ctx: ToolContext, fen: str = "", frame: str = "") -> ToolResul
             result = analyse(source, fen.strip() or None, options, coach_model=None)
     except Unreadable as ex:  # never hide what was seen
         raise ToolError(f"{ex} (seen: {ex.analysis.fen_seen})") from None
+    except InputError as ex:
+        if not fen.strip() and str(ex).startswith(f"{source}: "):  # one message for missing and unreadable
+            raise ToolError(f"{frame.strip()}: not a readable image or video") from None
+        raise
     data = result.to_json()
     position = result if isinstance(result, Analysis) else None  # a video's moves are in data, not a best move
     if position is not None and position.status:

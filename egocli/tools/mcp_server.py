@@ -9,7 +9,8 @@ events (their audit, arguments capped); read-only calls write nothing to the log
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, cast
 
 from egocli.tools.builtin import REGISTRY
 from egocli.tools.orchestrator import call_tool
@@ -75,6 +76,38 @@ async def _answer_bad_lines(source: Any, sink: Any, write: Any) -> None:
                 await sink.send(item)
 
 
+def checked_line(line: str) -> str:
+    """A request line as the SDK should see it: one whose id is neither a string nor an integer (an object,
+    a list, a float, true) becomes `{}`, which the SDK cannot read, so it is answered -32600 with id null;
+    the SDK alone would take it for a notification (it drops the id) and never answer."""
+    if '"id"' not in line:
+        return line
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return line  # the SDK answers what is not JSON
+    ident = message.get("id") if isinstance(message, dict) else None
+    bad = isinstance(message, dict) and "id" in message and ident is not None and (
+        isinstance(ident, bool) or not isinstance(ident, (str, int)))
+    return "{}\n" if bad else line
+
+
+class _CheckedStdin:
+    """The process's stdin as the SDK reads it (UTF-8 lines), each line through checked_line."""
+
+    def __init__(self) -> None:
+        import io
+        import sys
+
+        import anyio
+
+        self._file = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async for line in self._file:
+            yield checked_line(line)
+
+
 def serve_stdio(ctx: ToolContext, writes: bool = False) -> None:
     """Serve MCP over stdin/stdout until the client disconnects."""
     import anyio
@@ -85,7 +118,7 @@ def serve_stdio(ctx: ToolContext, writes: bool = False) -> None:
     server = build_server(ctx, writes)
 
     async def main() -> None:
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin=cast(Any, _CheckedStdin())) as (read, write):
             sink: ContextSendStream[SessionMessage | Exception]
             checked: ContextReceiveStream[SessionMessage | Exception]
             sink, checked = create_context_streams(0)
