@@ -178,10 +178,13 @@ async def health(request: web.Request) -> web.Response:
 
 async def recent(request: web.Request) -> web.Response:
     """GET /api/events?limit=N: the newest events in the log."""
-    limit = request.query.get("limit", "20")
-    if not limit.isdigit() or not 1 <= int(limit) <= 500:
-        return _fail(400, "bad_request", "limit must be 1..500")
-    return web.json_response({"events": await request.app[APP].recent(int(limit))})
+    from egocli.core import bounds
+
+    try:
+        limit = bounds.count(request.query.get("limit", "20"), "limit", 1, 500)
+    except UsageError as ex:  # '²'.isdigit() is True, and int('²') a ValueError: one layer decides
+        return _fail(400, "bad_request", str(ex))
+    return web.json_response({"events": await request.app[APP].recent(limit)})
 
 
 def build_app(application: Application, options: ServerOptions,

@@ -111,3 +111,22 @@ def test_a_session_killed_with_9_does_not_leave_its_source_pending_for_good(serv
     listed = json.loads(run("sources", "list", "--json").stdout)
     second.stop()
     assert [s["status"] for s in listed if str(s.get("name", "")).startswith("live-")] == ["interrupted"], listed
+
+
+def test_the_events_api_refuses_odd_limits_with_a_400(serve):
+    """Item 5 for serve's own routes: '²' passed isdigit() and then broke int() (a 500)."""
+    server = serve("--token", "T")
+
+    async def go() -> list[int]:
+        out = []
+        async with aiohttp.ClientSession() as http:
+            for limit in ("²", "0", "501", BIG, "-1", "5"):
+                async with http.get(server.url + "/api/events", params={"limit": limit},
+                                    headers={"Authorization": "Bearer T"}) as resp:
+                    out.append(resp.status)
+        return out
+
+    assert asyncio.run(go()) == [400, 400, 400, 400, 400, 200]
+
+
+BIG = "99999999999999999999999"
