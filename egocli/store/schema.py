@@ -123,6 +123,44 @@ def m004_privacy(db: Database) -> None:
     )
 
 
+AUDIT_CAP = 1000
+"""Rows the tool-call audit keeps: the newest; older ones are dropped as new ones come."""
+
+
+@migrations()
+def m005_tool_audit(db: Database) -> None:
+    """The tool-call audit in a table of its own: audit rows are not memories, so search, ask, summaries and
+    the timeline (which read only events) never see them. The assistant's `tool` events move there (the
+    newest AUDIT_CAP), with their vectors; `repeats` counts calls folded into a row by the rate limit."""
+    db.executescript(
+        f"""
+        CREATE TABLE tool_audit (
+            id INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            tool TEXT NOT NULL,
+            status TEXT NOT NULL,
+            context TEXT NOT NULL,
+            content TEXT NOT NULL,
+            meta TEXT NOT NULL DEFAULT '{{}}',
+            repeats INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX tool_audit_at ON tool_audit(at_ms);
+        CREATE TEMP TABLE moved AS SELECT id FROM events WHERE modality = 'tool'
+            AND source_id IN (SELECT id FROM sources WHERE kind = 'assistant' AND name = 'assistant');
+        INSERT INTO tool_audit (at_ms, tool, status, context, content, meta)
+            SELECT start_ms, COALESCE(json_extract(meta, '$.tool'), ''), COALESCE(json_extract(meta, '$.status'), ''),
+                   COALESCE(json_extract(meta, '$.context'), ''), content, meta
+            FROM events WHERE id IN (SELECT id FROM moved) ORDER BY start_ms, id;
+        DELETE FROM tool_audit WHERE id <= (SELECT id FROM tool_audit ORDER BY id DESC LIMIT 1 OFFSET {AUDIT_CAP});
+        DELETE FROM event_vectors WHERE event_id IN (SELECT id FROM moved);
+        DELETE FROM events WHERE id IN (SELECT id FROM moved);
+        DROP TABLE moved;
+        DELETE FROM sources WHERE kind = 'assistant' AND name = 'assistant'
+            AND id NOT IN (SELECT source_id FROM events WHERE source_id IS NOT NULL);
+        """
+    )
+
+
 def known_names() -> list[str]:
     """Names of every migration this version of egocli knows, in order."""
     return [m.name for m in migrations.pending(Database(memory=True))]

@@ -1,21 +1,20 @@
-"""The audit trail: every tool call (arguments, result, confirmation, error) becomes a `tool` event."""
+"""The audit trail: every tool call (arguments, result, confirmation, error) becomes a row of the audit table.
+
+Audit rows are not memories: they live apart from the events (egocli.store.auditlog), so a refused call
+cannot plant a "fact" that search or ask would find; the table keeps the newest 1000 rows and folds calls
+past 10 a second from one context into a count on its newest row."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from egocli.store import NewEvent, Store
+from egocli.store import Store
+from egocli.store.auditlog import add_audit
 
-MODALITY = "tool"
 STATUSES = ("ok", "error", "rejected", "declined", "skipped")
 ARGS_LIMIT = 4000
 """Characters of a call's arguments kept in its audit event (a 5 MB argument adds 4 KB, not 10 MB)."""
-
-
-def _source(store: Store) -> int:
-    src = store.find_source(kind="assistant", name="assistant")
-    return src.id if src else store.add_source("assistant", "assistant", status="done").id
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -32,7 +31,7 @@ def _capped(value: Any, limit: int = ARGS_LIMIT) -> Any:
 def record(store: Store, at_ms: int, tool: str, args: Any, status: str, *, context: str,
            summary: str = "", error: str | None = None, confirmed: bool | None = None,
            result: Any = None, request: str | None = None) -> int:
-    """Append one `tool` event describing a call; returns its id."""
+    """Append one audit row describing a call; returns its id."""
     if status not in STATUSES:
         raise ValueError(f"unknown tool-call status {status!r}")
     outcome = summary if status == "ok" else f"{status}: {error or summary}"
@@ -41,5 +40,4 @@ def record(store: Store, at_ms: int, tool: str, args: Any, status: str, *, conte
             "context": context, "confirmed": confirmed, "error": _capped(error), "summary": _capped(summary),
             "result": result, "request": request}
     meta = json.loads(json.dumps(meta, ensure_ascii=False, default=str))
-    with store.transaction():
-        return store.add_events([NewEvent(at_ms, at_ms, MODALITY, content, meta=meta)], source_id=_source(store))[0]
+    return add_audit(store, at_ms, meta["tool"], status, context, content, meta)

@@ -15,7 +15,7 @@ from egocli.tools.registry import ToolContext, ToolError, ToolRegistry, ToolResu
 REGISTRY = ToolRegistry()
 tool = REGISTRY.tool
 HIDDEN_FROM_MEMORY = ("tool",)
-"""Modalities memory_search leaves out: the assistant's own audit trail."""
+"""Modalities memory_search leaves out: `tool` events (the audit trail before it had its own table)."""
 
 
 def _when(ms: int) -> str:

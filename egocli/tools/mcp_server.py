@@ -2,8 +2,9 @@
 
 Only the MCP allowlist is listed and callable; tools that change data are neither listed nor
 callable unless the user started the server with writes enabled (their own pre-approval).
-Arguments are validated strictly (no coercion). Calls to tools that change data become `tool`
-events (their audit, arguments capped); read-only calls write nothing to the log.
+Arguments are validated strictly (no coercion). Calls to tools that change data become rows of
+the audit table (arguments capped; never events, so search and ask cannot find them); read-only
+calls write nothing to the log.
 """
 
 from __future__ import annotations

@@ -214,7 +214,7 @@ def finish(ctx: ToolContext, step: Step, status: str, request: str | None, error
 
 
 def record(ctx: ToolContext, step: Step, request: str | None) -> None:
-    """Append the step to the log as a `tool` event."""
+    """Append the step to the audit table (not the events: audit rows are not memories)."""
     audit.record(ctx.store, ctx.now(), step.tool, step.args, step.status, context=ctx.context,
                  summary=step.summary, error=step.error, confirmed=step.confirmed,
                  result=_compact(step.data), request=request)
@@ -225,7 +225,7 @@ def call_tool(ctx: ToolContext, name: Any, args: Any, writes: bool = False,
     """One direct call (MCP): allowlist, strict validation and execution, no model involved.
 
     Side-effecting tools run only when `writes` is True: the user's own pre-approval (a flag).
-    Only calls to such tools become `tool` events, whether they ran or were refused; a read-only
+    Only calls to such tools are audited, whether they ran or were refused; a read-only
     call (or one naming no tool) leaves the log as it was, so a client's searches never grow it."""
     known = registry.tools.get(name) if isinstance(name, str) else None
     audited = known is not None and known.side_effects

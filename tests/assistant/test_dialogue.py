@@ -12,6 +12,7 @@ import pytest
 
 from egocli.assistant.routing import route
 from egocli.store import NewEvent, Store
+from egocli.store.auditlog import audit_rows
 from egocli.stream.client import WsClient
 from egocli.stream.protocol import KIND_JPEG, ProtocolError, pack, parse_control
 from egocli.core.timeutil import now_ms
@@ -152,11 +153,11 @@ def test_a_reminder_needs_a_yes_and_no_stores_nothing(live_server):
     server.stop()
     store = Store.open(server.db)
     try:
-        stored = reminders.reminders(store)
+        stored, audited = reminders.reminders(store), audit_rows(store)
     finally:
         store.close()
     assert [r.text for r in stored] == ["call Anna"]
-    tools = [(e.meta["tool"], e.meta["status"], e.meta["confirmed"], e.meta["context"]) for e in server.events("tool")]
+    tools = [(e.meta["tool"], e.meta["status"], e.meta["confirmed"], e.meta["context"]) for e in audited]
     assert tools == [("reminder_add", "ok", True, "serve"), ("reminder_add", "declined", False, "serve")]
 
 

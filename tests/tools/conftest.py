@@ -31,7 +31,7 @@ def ctx(store: Store) -> ToolContext:
 
 
 def tool_events(store: Store) -> list[Any]:
-    """The audit trail, oldest first."""
-    from egocli.store import EventFilter
+    """The audit trail (its own table, not events), oldest first."""
+    from egocli.store.auditlog import audit_rows
 
-    return list(store.events(EventFilter(modalities=("tool",))))
+    return audit_rows(store)

@@ -50,7 +50,9 @@ def _log(db: Path) -> None:
 
 
 def _tool_events(db: Path) -> list:
-    return list(Store.open(db).events(EventFilter(modalities=("tool",))))
+    from egocli.store.auditlog import audit_rows
+
+    return audit_rows(Store.open(db))
 
 
 def test_read_only_by_default_and_outside_calls_refused(db):
