@@ -8,15 +8,18 @@ from typing import Protocol, Union
 
 import numpy as np
 
-from egocli.core.errors import InputError, UsageError
+from egocli.core.errors import EgoError, InputError
 
 MAX_PIXELS = 40_000_000
 """The most pixels an image may have to be decoded (40 MP: a 12 MP phone photo fits three times over, while a
 30000x30000 PNG of 875 KB, which would take 2.7 GB as BGR, is refused from its header before decoding)."""
 
 
-class ImageTooLarge(UsageError):
-    """An image whose header says it has more pixels than MAX_PIXELS (exit 2); nothing was decoded."""
+class ImageTooLarge(EgoError):
+    """An image whose header says it has more pixels than MAX_PIXELS (exit 2); nothing was decoded. Not a
+    ValueError, so callers that turn an undecodable image into their own message pass this one on."""
+
+    exit_code = 2
 
 
 class VideoFrame(Protocol):

@@ -76,7 +76,7 @@ def test_cli_refuses_the_bomb_from_its_header_with_little_memory(bomb, db, env, 
 
 def test_chess_from_stdin_and_ingest_refuse_the_bomb(bomb, db, env):
     code, err, peak = _run_peak([egocli_script(), "--db", str(db), "chess", "-"], env, bomb.read_bytes())
-    assert (code, err.strip().splitlines()[-1]) == (2, f"Error: stdin: {ERROR}"), err
+    assert (code, err.strip().splitlines()[-1]) == (2, f"Error: {ERROR}"), err
     assert peak < PEAK_MB, f"peak RSS {peak:.0f} MB"
     code, err, peak = _run_peak([egocli_script(), "--db", str(db), "ingest", str(bomb)], env)
     assert code == 1 and f"{bomb}: {ERROR}" in err and "0 ok, 1 failed" in err, err  # a batch: N ok, M failed
