@@ -32,22 +32,25 @@ ModelLoader = Callable[[], TextModel | None]
 
 
 def analyse(source: str | None, fen: str | None, options: ChessOptions, stdin: bytes | None = None,
-            coach_model: ModelLoader | None = None) -> Analysis | VideoAnalysis:
-    """Analyse a FEN, a photo path, a video path, or '-' (image bytes from stdin)."""
+            coach_model: ModelLoader | None = None, why: str | None = None) -> Analysis | VideoAnalysis:
+    """Analyse a FEN, a photo path, a video path, or '-' (image bytes from stdin); `why`: a move (SAN or
+    UCI) the user wonders about, explained against the best one (a FEN or a photo)."""
     _check(options)
     if fen is not None:
         if source is not None:
             raise UsageError("give either an image/video or --fen, not both")
-        board, how, why = read_fen(fen, options.turn)
-        return analyse_board(board, options, coach_model, how, why)
+        board, how, reason = read_fen(fen, options.turn)
+        return analyse_board(board, options, coach_model, how, reason, why=why)
     if source is None:
         raise UsageError("give an image or video path, '-' for stdin, or --fen FEN")
     if source != "-" and Path(source).suffix.lower() in VIDEO_SUFFIXES:
+        if why:
+            raise UsageError("--why takes a FEN or a photo, not a video")
         from egocli.chess.video import analyse_video
 
         return analyse_video(Path(source), options,
                              lambda board, how, why: analyse_board(board, options, coach_model, how, why))
-    return analyse_image(read_image(source, stdin), options, coach_model)
+    return analyse_image(read_image(source, stdin), options, coach_model, why)
 
 
 def _check(options: ChessOptions) -> None:
@@ -77,7 +80,8 @@ def read_image(source: str, stdin: bytes | None) -> np.ndarray:
 VIEW_NAMES = {0: "white", 1: "left", 2: "black", 3: "right"}
 
 
-def analyse_image(image: np.ndarray, options: ChessOptions, coach_model: ModelLoader | None = None) -> Analysis:
+def analyse_image(image: np.ndarray, options: ChessOptions, coach_model: ModelLoader | None = None,
+                  why: str | None = None) -> Analysis:
     """Recognise the board in a photo, repair it to a legal position and analyse it; UnreadablePosition
     (with the FEN seen) when no legal position is near what was seen."""
     from egocli.chess.legal import PositionError, repair
@@ -89,7 +93,7 @@ def analyse_image(image: np.ndarray, options: ChessOptions, coach_model: ModelLo
         fixed = repair(seen.probs, options.turn)
     except PositionError as ex:
         raise UnreadablePosition(unreadable(ex.placement, options.turn, str(ex), view)) from None
-    result = analyse_board(parse_fen(fixed.fen), options, coach_model, fixed.turn_source, fixed.turn_reason)
+    result = analyse_board(parse_fen(fixed.fen), options, coach_model, fixed.turn_source, fixed.turn_reason, why)
     result.fen_seen = f"{seen.placement} {fixed.fen.split()[1]} - - 0 1"
     result.view, result.changed, result.unsure = view, fixed.changed, fixed.unsure
     return result
@@ -102,9 +106,26 @@ def unreadable(placement: str, turn: str | None, error: str, view: str | None = 
                     turn_source="given" if turn else "assumed", view=view, error=error)
 
 
+def why_move(board, text: str):  # noqa: ANN001, ANN201
+    """The legal move `--why` names (SAN or UCI); UsageError (exit 2) when it is not one."""
+    import chess
+
+    try:
+        return board.parse_san(text)
+    except ValueError:
+        try:
+            move = chess.Move.from_uci(text)
+        except ValueError:
+            move = None
+        if move is not None and move in board.legal_moves:
+            return move
+    side = "White" if board.turn else "Black"
+    raise UsageError(f"--why: {text!r} is not a legal move for {side} here")
+
+
 def analyse_board(board, options: ChessOptions, coach_model: ModelLoader | None = None,  # noqa: ANN001
-                  turn_source: str = "fen", turn_reason: str | None = None) -> Analysis:
-    """Engine lines and an explanation for a legal chess.Board."""
+                  turn_source: str = "fen", turn_reason: str | None = None, why: str | None = None) -> Analysis:
+    """Engine lines and an explanation for a legal chess.Board (and for the move `why`, if given)."""
     from egocli.chess.coach import explain
     from egocli.chess.phase import game_phase
 
@@ -113,11 +134,17 @@ def analyse_board(board, options: ChessOptions, coach_model: ModelLoader | None 
     if board.is_checkmate() or board.is_stalemate():
         result.status = "checkmate" if board.is_checkmate() else "stalemate"
         return result
-    with UciEngine() as engine:
-        result.lines = engine.analyse(board, options.multipv, options.seconds)
+    from concurrent.futures import ThreadPoolExecutor
+
+    asked = why_move(board, why) if why else None
+    with ThreadPoolExecutor(max_workers=1) as pool:  # the model loads while the engine thinks
+        loading = pool.submit(_load_coach, coach_model if options.explain else None)
+        with UciEngine() as engine:
+            result.lines = engine.analyse(board, options.multipv, options.seconds)
+            tried = engine.analyse(board, 1, options.seconds, only=[asked]) if asked else []
+        model = loading.result()
     if result.lines:
-        model = _load_coach(coach_model) if options.explain else None
-        coached = explain(board, result.lines, model)
+        coached = explain(board, result.lines, model, attempts=1, why=tried[0] if tried else None)
         result.explanation, result.explanation_source = coached.text, coached.source
     return result
 

@@ -12,7 +12,7 @@ from egocli.chess.claims import claims, context
 from egocli.chess.facts import Fact, position_facts, threat, why_not
 from egocli.chess.phase import game_phase, misfits
 from egocli.chess.types import EngineLine
-from egocli.models.base import TextModel
+from egocli.models.base import PrefixCachedModel, TextModel
 
 if TYPE_CHECKING:
     import chess
@@ -90,6 +90,8 @@ def explain(board: chess.Board, lines: list[EngineLine], model: TextModel | None
     prompt = f"(Context only, do not repeat it: phase: {game_phase(board)}; main line: {' '.join(lines[0].san[:8])}.)"
     prompt += "\nFacts, most important first:\n" + "\n".join(f"- {f.text}" for f in told)
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}]
+    if isinstance(model, PrefixCachedModel):
+        model.prime_system(SYSTEM)  # fixed text, kept on disk between runs: the system turn costs nothing
     ctx = context(board, lines + ([why] if why else []), threat(board), {f.kind for f in found})
     must = [lines[0].san[0]] + [m for f in found if f.kind == "threat" for m in threat(board).mates[:1]]
     checked, bad = 0, []

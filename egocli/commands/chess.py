@@ -47,6 +47,7 @@ def analyse_cmd(
     multipv: int = typer.Option(3, "--multipv", help="Number of engine lines."),
     seconds: float = typer.Option(0.5, "--time", help="Engine time per position, in seconds."),
     no_explain: bool = typer.Option(False, "--no-explain", help="Skip the LLM coach (templated explanation)."),
+    why: str = typer.Option(None, "--why", help="Also explain why not this move (SAN or UCI, e.g. Nxe5)."),
     no_self_calibrate: bool = typer.Option(False, "--no-self-calibrate",
                                            help="Video: never fine-tune on the first start-position frames."),
     frame_by_frame: bool = typer.Option(False, "--frame-by-frame",
@@ -74,7 +75,7 @@ def analyse_cmd(
 
     ui.status("chess: reading the board and asking the engine")
     try:
-        result = analyse(source, fen, options, stdin=stdin, coach_model=coach)
+        result = analyse(source, fen, options, stdin=stdin, coach_model=coach, why=why)
     except UnreadablePosition as ex:
         _emit(ex.analysis, json_)
         raise
