@@ -117,7 +117,7 @@ _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afterno
          r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
          r"the last time|yet|already|at all|at any point|at any time|ever|altogether|in all|overall)")
 TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
-LEAD = re.compile(rf"^(?:{_WHEN}\s*,?\s*)+")
+LEAD = re.compile(rf"^(?!the last time\b)(?:{_WHEN}\s*,?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""
 _THE = r"(?:i |my |the |a |an )?"
 _ORDER = r"first|earlier|last|later|second"
@@ -288,6 +288,8 @@ RULES: tuple[Rule, ...] = (
     _rule("count", r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)"),
     _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)(?: to| at| for| on| with| in| of)?",
           lambda groups, scope: QuestionPlan("count", f"{groups[1]} {groups[0]}")),
+    _rule("count", r"^how many ((?:(?!did\b|have\b|had\b|do\b|times\b|was\b|were\b)[\w']+ ?){1,3})",
+          lambda groups, scope: QuestionPlan("count", f"have {groups[0]}")),
     _rule("spent", r"^(?:for )?how (?:long|much time) (?:did|have|had) i (?:spend|spent) (.+?)(?: for)?"),
     _rule("duration", r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
                       r"how much time did i spend) (.+?)(?: for)?"),
