@@ -161,6 +161,20 @@ def m005_tool_audit(db: Database) -> None:
     )
 
 
+@migrations()
+def m006_audit_forgets_with_the_events(db: Database) -> None:
+    """A note or reminder forgotten (log forget, retention) takes the audit rows that quote it along: the
+    words of a note_add stay nowhere once the note is gone (they are in the audit row's arguments)."""
+    db.executescript(
+        """
+        CREATE TRIGGER events_ad_audit AFTER DELETE ON events
+        WHEN old.modality IN ('note', 'reminder') AND length(old.content) > 0 BEGIN
+            DELETE FROM tool_audit WHERE instr(meta, old.content) > 0 OR instr(content, old.content) > 0;
+        END;
+        """
+    )
+
+
 def known_names() -> list[str]:
     """Names of every migration this version of egocli knows, in order."""
     return [m.name for m in migrations.pending(Database(memory=True))]

@@ -126,3 +126,28 @@ def test_old_tool_audit_events_move_out_of_the_events_on_open(tmp_path):
                                                                                    t0 + AUDIT_CAP + 4)
     store.add_events([NewEvent(t0, t0, "note", "later")])  # and the log goes on as usual
     store.close()
+
+
+def test_a_forgotten_note_takes_the_audit_rows_that_quote_it(run, db, env):
+    pytest.importorskip("mcp")
+    secret = "the wifi password is vantablackotter42"
+    delete = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+              "params": {"name": "note_delete", "arguments": {"id": 1}}}  # never allowed over MCP: refused, audited
+    proc = subprocess.run([egocli_script(), "--db", str(db), "mcp", "--llm", "fake", "--allow-writes"], env=env,
+                          input="".join(json.dumps(line) + "\n" for line in [
+                              INIT, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                              _note_add(1, secret), delete]).encode(),
+                          capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    store = Store.open(db)
+    assert [r.tool for r in audit_rows(store)] == ["note_add", "note_delete"]
+    assert [e.content for e in store.events(EventFilter())] == [secret]
+    store.close()
+    assert b"vantablackotter" in b"".join(p.read_bytes() for p in (db, Path(f"{db}-wal")) if p.exists())
+    forgot = run("log", "forget", "--modality", "note", "--yes")
+    assert forgot.returncode == 0, forgot.stderr
+    store = Store.open(db)
+    assert [r.tool for r in audit_rows(store)] == ["note_delete"]  # the row quoting the note went with it
+    store.close()
+    on_disk = b"".join(p.read_bytes() for p in (db, Path(f"{db}-wal")) if p.exists())
+    assert b"vantablackotter" not in on_disk
