@@ -11,7 +11,7 @@ import re
 from datetime import timedelta
 
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import terms
+from egocli.reasoning import terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -99,7 +99,8 @@ def _says(ev: Event, known: set[str], seen: dict[str, int]) -> float:
     own = set(terms.terms(ev.content))
     fresh = len(own - known)
     repeated = seen.get(ev.content.strip().lower(), 1)
-    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) / repeated
+    named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
+    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) / repeated
 
 
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -206,3 +206,13 @@ def closed(occasions: list[list[Event]]) -> list[list[Event]]:
         else:
             out.append(group)
     return out
+
+
+def names(text: str) -> set[str]:
+    """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
+    return {n for n in _NAME.findall(text) if len(n) > 2}
+
+
+def moves_in(ev: Event) -> int:
+    """1 when an event says an arrival somewhere or a departure from somewhere, else 0."""
+    return int(ev.modality == "visual" and (_arrives(ev) or _leaves(ev)))

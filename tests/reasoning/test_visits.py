@@ -72,3 +72,17 @@ def test_arrivals_home_after_a_place_and_departures_from_home(store):
     assert "12:40" in _ask(store, "What time did I get back from the library?")
     assert "20:25" in _ask(store, "when did I get home from the pub")
     assert _ask(store, "How many times did I go out today?").startswith("2 times")
+
+
+def test_a_digest_tells_where_the_day_went(tmp_path):
+    store = Store.open(tmp_path / "busy.db")
+    src = store.add_source("import", "busy")
+    scenery = [(f"2026-12-03T{8 + i // 6:02d}:{(i % 6) * 10:02d}", "visual", f"a street with parked cars and a {w}")
+               for i, w in enumerate("lamp bin bench tree sign van bike fence gate wall hedge kerb".split())]
+    named = [("2026-12-03T08:55", "visual", "walking into Snip Shop, two chairs and a radio playing"),
+             ("2026-12-03T09:35", "visual", "leaving Snip Shop, cold wind on the neck"),
+             ("2026-12-03T09:45", "visual", "the Central Library reading room, newspapers on a long table")]
+    rows = sorted(scenery + named)
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
+    said = _ask(store, "What did I do this morning?")
+    assert "Snip Shop" in said and "Central Library" in said
