@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, kinds, terms
+from egocli.reasoning import actions, kinds, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -46,8 +46,15 @@ def _matcher(asked: Asked) -> Matcher:
 
 
 def at(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'What was I doing at 07:48 / between 9 and 10?'."""
-    return _at(asked.store, asked.scope, asked.stamp)
+    """'What was I doing at 07:48 / between 9 and 10?'; 'where was I at 8?' leads with the place then."""
+    found = _at(asked.store, asked.scope, asked.stamp)
+    place = visits.place_at(asked.store, asked.scope.moments[0][0]) if asked.scope.moments and \
+        asked.question.lower().lstrip().startswith("where") else None
+    if place is None or place in found.events:
+        return found
+    when = asked.stamp(place.start_ms, place.source_id)
+    return Finding("at", f"At {place.content} (from {when}). {found.text}", (place, *found.events),
+                   f"where: {when}: {place.content}; {found.facts}")
 
 
 def edge(asked: Asked, plan: QuestionPlan) -> Finding:

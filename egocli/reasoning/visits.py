@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
 from egocli.reasoning.plan import Asked
-from egocli.store import Event
+from egocli.store import Event, Store
 from egocli.store import windows as store_windows
 
 ARRIVAL_REACH_MS = 45 * 60_000
@@ -216,3 +216,20 @@ def names(text: str) -> set[str]:
 def moves_in(ev: Event) -> int:
     """1 when an event says an arrival somewhere or a departure from somewhere, else 0."""
     return int(ev.modality == "visual" and (_arrives(ev) or _leaves(ev)))
+
+
+PLACE_REACH_MS = 3 * 3_600_000
+"""How long before a moment the place one was at may have been named."""
+
+
+def place_at(store: Store, at_ms: int) -> Event | None:
+    """The event naming where one was at a moment: the latest before it that names a place (a proper name, or
+    an arrival) with no departure between it and the moment, else None."""
+    before = [e for e in store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + 1, None, 2000)
+              if e.modality == "visual" and e.start_ms <= at_ms]
+    for ev in reversed(before):
+        if _leaves(ev):
+            return None
+        if names(ev.content) or _arrives(ev):
+            return ev
+    return None

@@ -86,3 +86,11 @@ def test_a_digest_tells_where_the_day_went(tmp_path):
     store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
     said = _ask(store, "What did I do this morning?")
     assert "Snip Shop" in said and "Central Library" in said
+
+
+def test_where_was_i_at_a_time_names_the_place_of_the_visit(store):
+    src = store.add_source("import", "pub")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, "visual", c) for t, c in [
+        ("2026-12-03T19:25", "a half-full glass on a sticky table"), ("2026-12-03T19:33", "darts on a board")]], src.id)
+    said = _ask(store, "where was i at about 7:30 this evening")
+    assert said.startswith("At the Red Lion pub") and "darts" in said
