@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
@@ -292,8 +292,9 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         return nothing(matcher, "duration", phrase, asked.stamp)
     if act.verb is None:  # a stay ('at the dentist'): its visit, else its mentions over a while
         visit = visits.stay(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
-        groups = [[visit.begin, visit.end]] if visit is not None and visit.end is not None \
-            else occurrences(found, STAY_GAP_MS)
+        if visit is not None and visit.end is not None:  # from arriving to leaving: the moments, not the clips
+            return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
+        groups = occurrences(found, STAY_GAP_MS)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

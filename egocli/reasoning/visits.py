@@ -151,10 +151,27 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     named = [e for e in later if e.id in mentioned or any(n in e.content for n in names)]
     if named:
         return Visit(begin, named[0])
-    after = [e for e in later if e.start_ms >= hi]
+    own = {t for e in group for t in words(e.content)} | {w for n in names for w in words(n)}
+    after = [e for e in later if e.start_ms >= hi and not _leaves_elsewhere(e, own)]
     arrival = next((e for e in around if e.start_ms > hi and _arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
     return Visit(begin, end)
+
+
+def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
+    """Whether a departure names a place the visit never did ('leaving the cafe' after the pharmacy)."""
+    text = _HOMEWARD.sub(" ", ev.content.lower())
+    m = _LEAVE.search(text)
+    if m is None:
+        return False
+    said = [w for w in words(re.split(r"[,;.:]", text[m.end():])[0]) if w not in _ARTICLES][:3]
+    return bool(said) and not set(said) & own and said[0] not in _NOT_PLACES
+
+
+_ARTICLES = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "this", "that"})
+_NOT_PLACES = frozenset({"with", "for", "after", "in", "into", "on", "at", "and", "to", "towards", "again", "now",
+                         "then", "home", "slowly", "quickly"})
+"""Words after 'leaving' that name no place left ('leaving with two books', 'leaving for lunch')."""
 
 
 def _home_moves(asked: Asked, kind: str) -> list[Event]:

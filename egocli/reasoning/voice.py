@@ -80,4 +80,4 @@ def say_duration(ms: int) -> str:
         return f"{days} day{'s' if days > 1 else ''} {hours} h" if hours else f"{days} day{'s' if days > 1 else ''}"
     if hours:
         return f"{hours} h {minutes} min"
-    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+    return (f"{minutes} min {seconds} s" if seconds else f"{minutes} min") if minutes else f"{seconds} s"
