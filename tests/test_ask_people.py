@@ -39,6 +39,8 @@ def _cited(answer: dict) -> list[str]:
     ("what did I do after lunch?", "Walking down the hallway", "Walking down the hallway"),
     ("what did the pharmacist say?", "Pharmacist: your refill of metformin", "metformin"),
     ("when did I get to the pharmacy?", "Entering the pharmacy", "13:25"),
+    ("how long was I at the pharmacy?", "Entering the pharmacy", "20 min"),
+    ("when did I leave the pharmacy?", "Back on the street", "13:45"),
 ])
 def test_first_contact_questions(afternoon, question, cited, says):
     answer = _ask(afternoon, question)
