@@ -149,8 +149,13 @@ class LiveServices:
         return self.store().add_source("live", name, start_ms=now_ms(), meta=meta).id
 
     def close_source(self, source_id: int, duration_ms: int, meta: dict[str, Any]) -> None:
-        """Mark a session's source done (writer thread)."""
+        """Mark a session's source done, or drop it when the session logged nothing (writer thread): a
+        client saying hello and bye in a loop leaves no rows behind."""
+        from egocli.store.sourcesql import drop_if_empty
+
         store = self.store()
+        if drop_if_empty(store, source_id):
+            return
         merged = {**store.get_source(source_id).meta, **meta}
         store.update_source(source_id, status="done", duration_ms=duration_ms, meta=merged)
 

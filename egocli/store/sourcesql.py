@@ -48,3 +48,10 @@ def close_stale_live(store: Store) -> int:
     with store.transaction() as conn:
         return conn.execute("UPDATE sources SET status = 'interrupted' "
                             "WHERE kind = 'live' AND status = 'pending'").rowcount
+
+
+def drop_if_empty(store: Store, source_id: int) -> bool:
+    """Delete a source no event points at (a live session that logged nothing); False when it has events."""
+    with store.transaction() as conn:
+        return conn.execute("DELETE FROM sources WHERE id = ? AND NOT EXISTS "
+                            "(SELECT 1 FROM events WHERE source_id = ?)", [source_id, source_id]).rowcount > 0
