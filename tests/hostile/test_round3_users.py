@@ -136,3 +136,15 @@ def test_media_files_are_written_private(open_folder):
     sealed = write_media(open_folder / "media" / "frames" / "2.jpg", b"\xff\xd8 a frame", b"k" * 32)
     assert (_mode(plain), _mode(sealed), _mode(open_folder / "media")) == (0o600, 0o600, 0o700)
     assert _as_other("cat", str(plain)).returncode == 1
+
+
+def test_an_encrypted_log_is_private_too(open_folder):
+    pytest.importorskip("sqlcipher3")
+    home = open_folder / "home"
+    env = {**fake_env(home), "EGOCLI_KEY": "correct horse"}
+    db = home / "sealed.db"
+    for argv in (["init", "--encrypt"], ["log", "add", "the safe code is 1234"]):
+        done = subprocess.run([egocli_script(), "--db", str(db), *argv], env=env, capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert (_mode(home), _mode(db)) == (0o700, 0o600)
+    assert _as_other("cat", str(db)).returncode == 1
