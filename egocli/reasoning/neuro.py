@@ -74,10 +74,16 @@ def choose(checked: Checked | None, votes: Sequence[str | None] | None, count: i
 _NUMBER = re.compile(r"\d+")
 
 
+def phrasable(finding: temporal.Finding) -> bool:
+    """Whether the model may phrase a finding at all (a finding that lists several lines of a form that quotes
+    the log is given as computed; so is one that cites nothing)."""
+    return bool(finding.events) and (forms.form_named(finding.form).phrased or len(finding.events) == 1)
+
+
 def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> tuple[str, int, int, str]:
     """(answer text, prompt tokens, output tokens, who phrased it): the model phrases the finding when
     there is one and keeps its times and numbers, else the template stands."""
-    if llm is None or not finding.events or (not forms.form_named(finding.form).phrased and len(finding.events) > 1):
+    if llm is None or not phrasable(finding):
         return finding.text, 0, 0, "template"
     prompt = f"Facts: {finding.facts}\nQuestion: {question}\nAnswer in one sentence:"
     msgs = [{"role": "system", "content": PHRASE_SYSTEM}, {"role": "user", "content": prompt}]

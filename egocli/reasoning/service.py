@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from egocli.core.errors import ModelError
 from egocli.models.base import Embedder, PrefixCachedModel, TextModel
-from egocli.reasoning import asker, hcc
+from egocli.reasoning import asker, hcc, neuro
 from egocli.reasoning.asker import Answer, AskRequest, Context
 from egocli.reasoning.preparation import prepare_scope
 from egocli.reasoning.plan import QuestionPlan
@@ -164,7 +164,9 @@ class AskService:
     def answer(self, ctx: Context, req: AskRequest, on_token: Callable[[str], None] | None = None) -> Answer:
         """Run the model on the context: a grounded sentence (streamed to on_token), or a voted letter (with the
         symbolic check first, unless req.symbolic is off; without req.llm no model is asked)."""
-        return asker.answer(self.llm() if req.llm else None, ctx, req, on_token)
+        finding = ctx.checked.finding if ctx.checked is not None and not req.choices else None
+        needed = req.llm and (finding is None or neuro.phrasable(finding))  # a computed list needs no model
+        return asker.answer(self.llm() if needed else None, ctx, req, on_token)
 
     # ---- all of them -------------------------------------------------------
     def ask(self, store: Store, req: AskRequest, on_token: Callable[[str], None] | None = None) -> Answer:

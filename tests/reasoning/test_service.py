@@ -73,3 +73,15 @@ def test_from_settings_loads_the_configured_models_and_warns_without_an_embedder
                                                      "retrieval uses words only"]
     answer = service.ask(store, asker.AskRequest("where are the car keys?", ("red drawer", "sofa"), at_ms=AT))
     assert isinstance(service.llm(), EchoModel) and answer.letter == "A"
+
+
+def test_a_computed_list_is_answered_without_waiting_for_the_model(store):
+    build_log(store)
+    loads = []
+
+    def load():
+        loads.append(1)
+        raise ModelError("no model here")
+    req = asker.AskRequest("what did I do yesterday?", at_ms=AT)
+    answer = AskService(load).ask(store, req)
+    assert answer.citations and answer.decided_by == "symbolic" and not loads
