@@ -255,7 +255,10 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
 def _did(edge: str, phrase: str, when: str, content: str) -> str:
     """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
     note: today at 08:10: ...' (for a thing)."""
-    if actions.parse(phrase).verb is not None or phrase.split()[0].endswith("ed"):
+    first = phrase.split()[0].lower()
+    if first.endswith("ing") and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
+        return voice.sentence(f"You were {edge} {voice.you(phrase)} {when}: {content}")
+    if actions.parse(phrase).verb is not None or first.endswith("ed"):
         return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
     return voice.sentence(f"Your {edge} {voice.you(phrase).removeprefix('your ')}: {when}: {content}")
 

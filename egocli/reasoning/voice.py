@@ -37,6 +37,8 @@ def past(phrase: str) -> str:
     -> 'watered the plants'; a phrase already past (or not starting with a verb it knows) is left as it is."""
     head, _, rest = phrase.partition(" ")
     word = head.lower()
+    if word in _PAST_OF and word not in _PAST_OF.values():  # 'feed' -> 'fed' (ending in -ed is no past)
+        return f"{_PAST_OF[word]} {rest}".strip()
     if word.endswith("ed") or word in _PAST_OF.values() or not word.isalpha():
         return phrase
     if word == "be":

@@ -1,0 +1,23 @@
+"""An answer's sentence in a person's voice: the past of what was done, an activity as one."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.reasoning import temporal, voice
+
+
+@pytest.mark.parametrize("phrase, said", [
+    ("feed the cat", "fed the cat"),  # ending in -ed is no past
+    ("take my pills", "took my pills"),
+    ("water the plants", "watered the plants"),
+    ("watered the plants", "watered the plants"),
+    ("put the keys away", "put the keys away"),
+])
+def test_the_past_of_what_was_done(phrase, said):
+    assert voice.past(phrase) == said
+
+
+def test_an_activity_is_said_as_one():
+    assert temporal._did("last", "reading at the cafe", "today at 10:00", "a novel") == \
+        "You were last reading at the cafe today at 10:00: a novel."
