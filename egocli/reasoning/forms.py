@@ -149,6 +149,13 @@ def _slots(form: str, names: tuple[str, ...]) -> Build:
     return build
 
 
+def _said_whether(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'Did Helen say overtime was okay?': what Helen said about it (the lines, not a guessed yes); 'did Priya
+    tell me before Tom asked' is an order question."""
+    who, what = groups
+    return None if re.search(r" (?:before|after) ", f" {what} ") else QuestionPlan("said", who, what)
+
+
 def _which_verb(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
     """'Who did I speak to first, Mum or the boiler people?': the verb goes with each of the two."""
     verb, order, a, b = groups
@@ -240,6 +247,8 @@ RULES: tuple[Rule, ...] = (
                   r"want(?: me)?(?: (?:not )?to (?:do|forget|remember|bring|get|buy|know|send))?|need(?: from me| me to do)?|"
                   r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding|at|in|during) (.+?))?",
           ("action", "other")),
+    _rule("said", r"^(?:did|has|had) (?!i\b)(\w+(?: \w+)?) (?:say|said|tell me|mention|write|reply)(?: that| whether| if)? (.+?)",
+          _said_whether),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),
     _rule("list", r"^who (?:rang|called|phoned|texted|messaged|emailed|rung|visited|came to see) (?:me|us)\b.*?",

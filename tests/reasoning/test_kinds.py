@@ -56,3 +56,13 @@ def test_calls_and_messages_by_their_sender(store):
 
 def test_intent_is_not_the_act(store):
     assert not _ask(store, "Did I water the plants today?").startswith("Yes")
+
+
+def test_did_someone_say_gives_their_words_not_a_guess(tmp_path):
+    store = Store.open(tmp_path / "said.db")
+    src = store.add_source("import", "said")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in [
+        ("2026-12-05T10:00", "speech", "Marta: the budget is tight, so no new laptops this quarter"),
+        ("2026-12-05T11:00", "speech", "Marta: lunch is at one today")]], src.id)
+    said = _ask(store, "Did Marta say we could get new laptops?")
+    assert "no new laptops" in said and not said.lower().startswith("yes")
