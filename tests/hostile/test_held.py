@@ -92,7 +92,7 @@ def test_traversal_and_oversized_requests_are_refused(shared_server):
                     out.append(resp.status)
                     assert b"root:" not in body and b"def build_app" not in body
             async with http.post(server.url + "/offer", data=b"{" + b" " * 70_000 + b"}",
-                                 headers={"Content-Type": "application/json"}) as resp:
+                                 headers={"Content-Type": "application/json", **server.auth}) as resp:
                 out.append(resp.status)
             async with http.ws_connect(server.url.replace("http", "ws") + "/ws") as ws:
                 await ws.send_str(json.dumps({"type": "hello", "pad": "x" * 20_000}))

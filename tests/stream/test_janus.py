@@ -124,9 +124,9 @@ def test_each_wearer_is_heard_and_answered_in_their_own_room_and_log(janus, jfk,
     speech_a, speech_b = _events(db_a, "speech"), _events(db_b, "speech")
     assert got["heard"]["text"] in [e.content for e in speech_a]
     assert speech_b == [], "ana's speech landed in ben's log"
-    (src_a,), (src_b,) = _sources(db_a), _sources(db_b)
+    (src_a,) = _sources(db_a)
     assert src_a.meta["transport"] == "janus" and f"room {ROOMS[0]}" in src_a.meta["peer"]
-    assert src_b.status == "done" and f"room {ROOMS[1]}" in src_b.meta["peer"]
+    assert _sources(db_b) == [], "ben's session logged nothing, so it leaves no source"
     assert _events(db_a, "visual"), f"no visual events from the glasses' camera: {src_a.meta}"
 
 
@@ -334,8 +334,7 @@ def test_the_agent_command_answers_through_janus_into_an_encrypted_log_and_stops
     assert got["answer"]["text"].strip() and got["bye"]["reason"] == "agent stopped"
     with pytest.raises(StoreError, match="encrypted"):
         _sources(tmp_path / "ana.db")
-    (source,) = _sources(tmp_path / "ana.db", key="wearer passphrase")
-    assert source.status == "done" and source.meta["closed"] == "agent stopped"
+    assert _sources(tmp_path / "ana.db", key="wearer passphrase") == []  # it asked, logged nothing: no source
 
 
 @pytest.mark.slow
@@ -366,8 +365,7 @@ def test_the_agent_comes_back_after_janus_restarts(janus, tmp_path):
     first, second, publications = asyncio.run(scenario())
     assert first.strip() and second.strip()
     assert publications == 2, "the agent did not publish again after Janus came back"
-    sources = _sources(db)
-    assert len(sources) == 2 and all(s.status == "done" for s in sources)
+    assert _sources(db) == []  # two sessions that only asked leave no empty sources behind
 
 
 def test_serve_refuses_a_janus_address_that_is_not_a_websocket(tmp_path):
