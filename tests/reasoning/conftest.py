@@ -40,3 +40,24 @@ def build_log(store: Store, days: int = 3, per_hour: int = 6) -> dict[str, int]:
     }
     ids = store.add_events(needles.values(), source_id=src.id)
     return dict(zip(needles, ids))
+
+
+def day_log(path: Path | None, rows: list[tuple[str, str, str]], name: str = "day") -> Store:
+    """A log of (local ISO time, modality, text) rows, each 4 s long, in one imported source."""
+    store = Store.open(path)
+    add_rows(store, rows, name)
+    return store
+
+
+def add_rows(store: Store, rows: list[tuple[str, str, str]], name: str = "more") -> None:
+    """Rows as day_log makes them, in a source of their own."""
+    src = store.add_source("import", name)
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
+
+
+def said(store: Store, question: str, at_ms: int) -> str:
+    """The answer's text to a question asked at a moment, without a model or summaries."""
+    from egocli.reasoning import asker
+
+    req = asker.AskRequest(question, at_ms=at_ms, hcc=False, llm=False)
+    return asker.answer(None, asker.assemble(store, req, None), req).text

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from egocli.core.timeutil import parse_time_ms
-from egocli.reasoning import asker, kinds
-from egocli.store import NewEvent, Store
+from egocli.reasoning import kinds
+from egocli.store import Store
+
+from .conftest import day_log, said
 
 AT = parse_time_ms("2026-12-05T19:30")
 DAY = [
@@ -22,15 +24,11 @@ DAY = [
 
 @pytest.fixture()
 def store(tmp_path):
-    store = Store.open(tmp_path / "log.db")
-    src = store.add_source("import", "day")
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
-    return store
+    return day_log(tmp_path / "log.db", DAY)
 
 
 def _ask(store: Store, question: str) -> str:
-    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
-    return asker.answer(None, asker.assemble(store, req, None), req).text
+    return said(store, question, AT)
 
 
 def test_a_phrase_names_its_kind_and_sender():
@@ -59,10 +57,8 @@ def test_intent_is_not_the_act(store):
 
 
 def test_did_someone_say_gives_their_words_not_a_guess(tmp_path):
-    store = Store.open(tmp_path / "said.db")
-    src = store.add_source("import", "said")
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in [
+    store = day_log(tmp_path / "said.db", [
         ("2026-12-05T10:00", "speech", "Marta: the budget is tight, so no new laptops this quarter"),
-        ("2026-12-05T11:00", "speech", "Marta: lunch is at one today")]], src.id)
+        ("2026-12-05T11:00", "speech", "Marta: lunch is at one today")])
     said = _ask(store, "Did Marta say we could get new laptops?")
     assert "no new laptops" in said and not said.lower().startswith("yes")

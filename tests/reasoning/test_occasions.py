@@ -8,7 +8,9 @@ import pytest
 
 from egocli.core.timeutil import parse_time_ms
 from egocli.reasoning import asker
-from egocli.store import NewEvent, Store
+from egocli.store import Store
+
+from .conftest import day_log, said
 
 AT = parse_time_ms("2026-12-04T22:00")
 DAY = [
@@ -28,15 +30,11 @@ DAY = [
 
 @pytest.fixture()
 def store(tmp_path):
-    store = Store.open(tmp_path / "log.db")
-    src = store.add_source("import", "day")
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
-    return store
+    return day_log(tmp_path / "log.db", DAY)
 
 
 def _ask(store: Store, question: str) -> str:
-    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
-    return asker.answer(None, asker.assemble(store, req, None), req).text
+    return said(store, question, AT)
 
 
 @pytest.mark.parametrize("question, start", [

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from egocli.core.timeutil import parse_time_ms
-from egocli.reasoning import asker, visits
-from egocli.store import NewEvent, Store
+from egocli.reasoning import visits
+from egocli.store import Store
+
+from .conftest import add_rows, day_log, said
 
 AT = parse_time_ms("2026-12-03T21:00")
 DAY = [
@@ -30,15 +32,11 @@ DAY = [
 
 @pytest.fixture()
 def store(tmp_path):
-    store = Store.open(tmp_path / "log.db")
-    src = store.add_source("import", "day")
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in DAY], src.id)
-    return store
+    return day_log(tmp_path / "log.db", DAY)
 
 
 def _ask(store: Store, question: str) -> str:
-    req = asker.AskRequest(question, at_ms=AT, hcc=False, llm=False)
-    return asker.answer(None, asker.assemble(store, req, None), req).text
+    return said(store, question, AT)
 
 
 @pytest.mark.parametrize("phrase, want", [
@@ -75,22 +73,18 @@ def test_arrivals_home_after_a_place_and_departures_from_home(store):
 
 
 def test_a_digest_tells_where_the_day_went(tmp_path):
-    store = Store.open(tmp_path / "busy.db")
-    src = store.add_source("import", "busy")
     scenery = [(f"2026-12-03T{8 + i // 6:02d}:{(i % 6) * 10:02d}", "visual", f"a street with parked cars and a {w}")
                for i, w in enumerate("lamp bin bench tree sign van bike fence gate wall hedge kerb".split())]
     named = [("2026-12-03T08:55", "visual", "walking into Snip Shop, two chairs and a radio playing"),
              ("2026-12-03T09:35", "visual", "leaving Snip Shop, cold wind on the neck"),
              ("2026-12-03T09:45", "visual", "the Central Library reading room, newspapers on a long table")]
-    rows = sorted(scenery + named)
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
+    store = day_log(tmp_path / "busy.db", sorted(scenery + named))
     said = _ask(store, "What did I do this morning?")
     assert "Snip Shop" in said and "Central Library" in said
 
 
 def test_where_was_i_at_a_time_names_the_place_of_the_visit(store):
-    src = store.add_source("import", "pub")
-    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, "visual", c) for t, c in [
-        ("2026-12-03T19:25", "a half-full glass on a sticky table"), ("2026-12-03T19:33", "darts on a board")]], src.id)
+    add_rows(store, [("2026-12-03T19:25", "visual", "a half-full glass on a sticky table"),
+                     ("2026-12-03T19:33", "visual", "darts on a board")])
     said = _ask(store, "where was i at about 7:30 this evening")
     assert said.startswith("At the Red Lion pub") and "darts" in said
