@@ -11,6 +11,7 @@ import json
 import os
 import struct
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -48,9 +49,19 @@ def bomb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+_LAUNCH = ("import os, subprocess, sys\n"
+           "p = subprocess.Popen(sys.argv[1:])\n"
+           "_, status, usage = os.wait4(p.pid, 0)\n"
+           "sys.stderr.write('\\nPEAK-KB %d\\n' % usage.ru_maxrss)\n"
+           "sys.exit(os.waitstatus_to_exitcode(status))\n")
+"""A small launcher: Linux carries a parent's peak RSS into the children it forks (a full test run makes
+pytest gigabytes large), so the command is started by a fresh small process and measured there."""
+
+
 def _run_peak(argv: list[str], env: dict[str, str], stdin: bytes | None = None) -> tuple[int, str, float]:
-    """(exit code, stderr, peak RSS in MB) of `argv` alone, read from its own rusage (wait4)."""
-    proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+    """(exit code, stderr, peak RSS in MB) of `argv` alone, read from its own rusage (wait4) by the launcher."""
+    proc = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCH, *argv], env=env,
+                            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert proc.stderr is not None
     if stdin is not None and proc.stdin is not None:
@@ -59,10 +70,10 @@ def _run_peak(argv: list[str], env: dict[str, str], stdin: bytes | None = None) 
         except BrokenPipeError:
             pass
         proc.stdin.close()
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, err.decode(errors="replace"), usage.ru_maxrss / 1024
+    err = proc.stderr.read().decode(errors="replace")
+    code = proc.wait()
+    text, _, peak = err.rstrip().rpartition("\nPEAK-KB ")
+    return code, text, int(peak) / 1024
 
 
 @pytest.mark.parametrize("command", [["chess", "{bomb}"], ["chess", "calibrate", "{bomb}"], ["what", "{bomb}"]])
