@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator
@@ -18,7 +17,7 @@ from egocli.core.errors import InputError, NotFound, StoreError
 from egocli.store import files
 from egocli.store.connect import connect, db_errors, refuse_newer, refuse_pending
 from egocli.store.ftsquery import MAX_SEARCH_WORDS, fts_query  # noqa: F401 - re-exported
-from egocli.store.records import MAX_CONTENT_CHARS, Event, NewEvent, Source, check_event, clean_text
+from egocli.store.records import Event, NewEvent, Source, check_event, insert_row, meta_json
 from egocli.store.schema import known_names, migrations
 from egocli.store.cleanup import drop_emptied_sources
 from egocli.core.timeutil import now_ms
@@ -196,7 +195,7 @@ class Store:
                 "INSERT INTO sources(kind, name, path, sha256, start_ms, duration_ms, status, created_ms,"
                 " meta) VALUES (?,?,?,?,?,?,?,?,?)",
                 (kind, name, path, sha256, start_ms, duration_ms, status, now_ms(),
-                 _meta_json(meta or {})),
+                 meta_json(meta or {})),
             )
         source_id = cur.lastrowid
         assert source_id is not None, "an INSERT sets lastrowid"
@@ -224,7 +223,7 @@ class Store:
     def update_source(self, source_id: int, **fields: Any) -> None:
         """Set columns of a source (meta is JSON-encoded)."""
         if "meta" in fields:
-            fields["meta"] = _meta_json(fields["meta"])
+            fields["meta"] = meta_json(fields["meta"])
         cols = ", ".join(f"{k} = ?" for k in fields)
         with self.transaction() as conn:
             conn.execute(f"UPDATE sources SET {cols} WHERE id = ?", [*fields.values(), source_id])
@@ -243,7 +242,7 @@ class Store:
     # ---- events --------------------------------------------------------
     def add_events(self, events: Iterable[NewEvent], source_id: int | None = None) -> list[int]:
         """Insert events in one transaction; returns their ids."""
-        rows = [_row(check_event(ev), source_id) for ev in events]
+        rows = [insert_row(check_event(ev), source_id) for ev in events]
         if not rows:
             return []
         with self.transaction() as conn:
@@ -394,20 +393,3 @@ class Store:
             "sources": len(self.sources()), "db_bytes": size,
             "schema_version": self.schema_version(), "path": str(self.path or ":memory:"),
         }
-
-
-def _row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:
-    """The INSERT parameters of a checked event (its metadata counts toward the size limit)."""
-    meta = clean_text(_meta_json(ev.meta))
-    if len(meta) + len(ev.content) > MAX_CONTENT_CHARS:
-        raise InputError(f"event of {len(meta) + len(ev.content)} characters with its metadata "
-                         f"(limit {MAX_CONTENT_CHARS})")
-    return (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
-            ev.media_path, ev.media_offset_ms, meta)
-
-
-def _meta_json(meta: Any) -> str:
-    """Metadata as JSON; NaN and infinities are refused (JSON.parse and other readers reject them)."""
-    from egocli.core.bounds import finite_json
-
-    return json.dumps(finite_json(meta, "meta"), ensure_ascii=False)

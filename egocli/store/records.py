@@ -160,3 +160,20 @@ class Source:
         data = asdict(self)
         data["start"] = iso_utc(self.start_ms) if self.start_ms is not None else None
         return data
+
+
+def insert_row(ev: NewEvent, source_id: int | None) -> tuple[Any, ...]:
+    """The INSERT parameters of a checked event (its metadata counts toward the size limit)."""
+    meta = clean_text(meta_json(ev.meta))
+    if len(meta) + len(ev.content) > MAX_CONTENT_CHARS:
+        raise InputError(f"event of {len(meta) + len(ev.content)} characters with its metadata "
+                         f"(limit {MAX_CONTENT_CHARS})")
+    return (ev.start_ms, max(ev.end_ms, ev.start_ms), ev.modality, source_id, ev.content,
+            ev.media_path, ev.media_offset_ms, meta)
+
+
+def meta_json(meta: Any) -> str:
+    """Metadata as JSON; NaN and infinities are refused (JSON.parse and other readers reject them)."""
+    from egocli.core.bounds import finite_json
+
+    return json.dumps(finite_json(meta, "meta"), ensure_ascii=False)
