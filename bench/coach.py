@@ -108,7 +108,8 @@ def run_claims(args: argparse.Namespace) -> None:
                 totals["solved"] += lines[0].uci[0] == solution
             rows.append({"name": name, "fen": board.fen(), "best": lines[0].san[0], "source": said.source,
                          "text": said.text, "false": [c.text for c in checked if not c.true],
-                         "model_false": said.false, "claims": len(checked)})
+                         "model_false": said.false, "claims": len(checked),
+                         "lines": [[line.uci, line.cp, line.mate, line.expected] for line in lines]})
             if args.out:
                 with open(args.out, "a") as out:
                     out.write(json.dumps(rows[-1]) + "\n")

@@ -50,7 +50,7 @@ CLAIM_FORMS: tuple[tuple[str, str, str], ...] = (
     ("in check", r"{color}(?:'s)?(?i: king)? (?i:is|are|was) (?i:in |now in |)(?i:check)\b", "in_check"),
     ("mated", r"{color}(?:'s)?(?i: king)? (?i:is|are|was|gets|will be) (?i:in |)(?i:checkmate|mate)d?\b", "mated"),
     ("outcome", r"(?:{color}(?:'s)?\s+(?:\w+\s+){0,2}?)?(?i:\b(?P<word>win|wins|winning|won|lose|loses|losing|"
-                r"lost|draw|drawn|drawing)\b)", "outcome"),
+                r"lost|draw|drawn|drawing)\b)(?!\s+\d)", "outcome"),
     ("advantage", r"(?i:\b(?:strong|good|better|advantage|edge|favou?rs?|favou?rable|ahead|superior)\b)"
                   r"{gap}\b(?i:for) {color}\b", "advantage"),
     ("advantage", r"{color} (?i:has|have|is|keeps|gets) (?i:an |the |a )?(?i:advantage|better|ahead|edge|upper)",

@@ -20,9 +20,10 @@ if TYPE_CHECKING:
 SQUARE_RE = re.compile(r"\b([a-h][1-8])\b")
 MOVE_RE = re.compile(r"\b(O-O(?:-O)?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?|[a-h]x[a-h][1-8](?:=[QRBN])?[+#]?"
                      r"|[a-h][1-8]=[QRBN][+#]?)")
-SYSTEM = ("You are a chess coach talking to a player who cannot see the board. Say the facts in two short, "
-          "plain sentences: first the danger, then the best move and what it does. Copy moves (like Qxf7# or g6) "
-          "and squares exactly as written. Add nothing that is not in the facts.")
+SYSTEM = ("You are a chess coach talking to a player who cannot see the board. Say the facts in one or two "
+          "short, plain sentences, in their order: a threat or a check first, then the best move and what it "
+          "does. Copy moves (like Qxf7# or g6) and squares exactly as written. Add nothing that is not in the "
+          "facts.")
 SAID_FIRST = 4
 """The template says the first facts, most important first."""
 
