@@ -148,4 +148,4 @@ def parse_time_ms(text: str | None, now: datetime | None = None) -> int | None:
     """parse_time as epoch milliseconds within years 1..9999 (bounds.MIN_MS..MAX_MS); None passes through."""
     from egocli.core import bounds
 
-    return None if text is None else bounds.datetime_ms(parse_time(text, now), f"{text.strip()!r}")
+    return None if text is None else bounds.datetime_ms(parse_time(text, now), f"the time {text.strip()!r}")

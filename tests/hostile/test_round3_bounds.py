@@ -68,3 +68,13 @@ def test_retention_set_asks_before_removing_and_refuses_without_a_terminal(run):
     done = run("retention", "set", "1h", "--yes")
     assert done.returncode == 0 and "removed 1 expired" in done.stdout, done.stdout + done.stderr
     assert "an old note" not in _listing(run) and "a new note" in _listing(run)
+
+
+@pytest.mark.parametrize("option", ["--since", "--until"])
+def test_a_time_past_year_9999_is_quoted_once(run, option):
+    """'9999-12-31T23:59' local is past the storable range: the message quotes the time once
+    (it said --until: "'9999-12-31T23:59'" is out of range)."""
+    done = run("log", "list", option, "9999-12-31T23:59")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (f"Error: {option}: the time '9999-12-31T23:59' is out of range "
+                                   "(times go from year 1 to 9999)"), done.stderr
