@@ -11,6 +11,7 @@ device and inode) for as long as any connection is open."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,11 +43,21 @@ def private_umask() -> Iterator[None]:
 
 
 def private_dir(path: Path) -> Path:
-    """Make a folder (and missing parents) only its owner can enter; tighten it when this user owns it."""
+    """Make a folder (and missing parents) only its owner can enter; tighten it when this user owns it,
+    unless it is a shared sticky folder such as /tmp (the files egocli makes in it are 0600 anyway)."""
     with private_umask():
         path.mkdir(parents=True, exist_ok=True)
-    _tighten(path, PRIVATE_DIR)
+    if not _shared(path):
+        _tighten(path, PRIVATE_DIR)
     return path
+
+
+def _shared(path: Path) -> bool:
+    """A sticky folder (/tmp, /var/tmp): made for every user of the machine, never to be closed to them."""
+    try:
+        return bool(os.stat(path).st_mode & stat.S_ISVTX)
+    except OSError:
+        return False
 
 
 def make_private(db: Path) -> None:

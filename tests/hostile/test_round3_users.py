@@ -148,3 +148,24 @@ def test_an_encrypted_log_is_private_too(open_folder):
         assert done.returncode == 0, done.stderr
     assert (_mode(home), _mode(db)) == (0o700, 0o600)
     assert _as_other("cat", str(db)).returncode == 1
+
+
+def test_a_shared_sticky_home_stays_open_to_everyone_and_the_secret_stays_private(open_folder):
+    """EGOCLI_HOME=/tmp (as root) made /tmp 0700, shutting every other user out of it; a sticky folder
+    (here a fresh 1777 one standing in for /tmp) keeps its mode, the secret in it is still 0600."""
+    shared = open_folder / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    env = fake_env(shared)
+    run = [egocli_script(), "--db", str(open_folder / "log.db")]
+    assert subprocess.run([*run, "log", "add", "first"], env=env, capture_output=True, timeout=60).returncode == 0
+    reader = subprocess.Popen([*run, "timeline", "--port", "0"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = _first_url(reader)
+    finally:
+        reader.terminate()
+        reader.wait(30)
+    assert "token=" in url, url
+    assert _mode(shared) == 0o1777, oct(_mode(shared))
+    assert _mode(shared / "server-token") == 0o600 and _as_other("cat", str(shared / "server-token")).returncode == 1
