@@ -1,4 +1,4 @@
-"""The systemd units in docs/DEPLOY.md and README.md are what systemd accepts as written
+"""The systemd units in docs/DEPLOY.md and docs/agent.md are what systemd accepts as written
 (a trailing '# comment' silently becomes part of a value there: an EnvironmentFile that never
 loads, a TimeoutStopSec that is ignored)."""
 
@@ -23,7 +23,7 @@ def _units(doc: Path) -> list[str]:
     return [b.split("\n", 1)[1] for b in blocks if b.startswith(UNIT)]
 
 
-@pytest.mark.parametrize("doc", ["docs/DEPLOY.md", "README.md"])
+@pytest.mark.parametrize("doc", ["docs/DEPLOY.md", "docs/agent.md"])
 def test_the_documented_agent_unit_passes_systemd_analyze_verify(doc, tmp_path):
     if shutil.which("systemd-analyze") is None:
         pytest.skip("systemd-analyze is not installed")
