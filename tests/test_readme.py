@@ -53,3 +53,22 @@ def test_the_readme_links_every_docs_page():
     text = (ROOT / "README.md").read_text()
     linked = {Path(t).name for t in LINK.findall(text) if t.startswith("docs/")}
     assert {p.name for p in (ROOT / "docs").glob("*.md")} <= linked
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists() or not Path("/usr/bin/chromedriver").exists(),
+                    reason="Debian chromium and chromium-driver are not installed")
+def test_the_screenshot_script_remakes_the_timeline_picture(tmp_path: Path):
+    import struct
+    import subprocess
+    import sys
+
+    out = tmp_path / "timeline.png"
+    done = subprocess.run([sys.executable, str(ROOT / "scripts/screenshot.py"), "--out", str(out), "--size", "1024x700"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(out)
+    head = out.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n"
+    width, _ = struct.unpack(">II", head[16:24])
+    assert width == 1024 and out.stat().st_size > 10_000
