@@ -182,7 +182,8 @@ class Ingestor:
                                   clock.timed(m.get("narrator"), "describe", "narrator"))
             saver = self._frame_saver(src) if self.opt.keep_frames else None
             stages.append(VideoStage(path, src.start_ms or 0, self.opt.fps, describer, self.opt.rules, saver,
-                                     self.redactor, clock=clock, beside_speech=audio))
+                                     self.redactor, clock=clock, beside_speech=audio,
+                                     recent_texts=self._recent_texts(src)))
         if audio:
             asr = clock.timed(m["asr"], "transcribe", "asr", pooled=True)  # CTranslate2 computes in its own threads
             stages.append(AudioStage(path, src.start_ms or 0, asr, self.opt.vad, self.redactor, clock=clock,
@@ -242,6 +243,18 @@ class Ingestor:
             return str(target.relative_to(self.media_dir))
 
         return save
+
+    def _recent_texts(self, src: Source) -> dict[int, int]:
+        """The texts a resumed video stage noted just before its resume point, read back from the log."""
+        from egocli.perception.events import TEXT_REPEAT_MS, recent_texts
+        from egocli.store import EventFilter
+
+        resume_ms = src.meta.get("video_ms")
+        if not isinstance(resume_ms, int):
+            return {}
+        at = (src.start_ms or 0) + resume_ms
+        stored = self.store.events(EventFilter(source_id=src.id, modalities=("text",), since_ms=at - TEXT_REPEAT_MS))
+        return recent_texts(((ev.start_ms, ev.content) for ev in stored), at)
 
     def _event_counts(self, source_id: int) -> dict[str, int]:
         from egocli.store import EventFilter

@@ -9,7 +9,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +84,8 @@ class VideoStage:
     """Where the stage's time goes (decode, select, redact, describe)."""
     beside_speech: bool = False
     """Speech is transcribed at the same time: the video threads yield to it (`yield_to_speech`)."""
+    recent_texts: dict[int, int] = field(default_factory=dict)
+    """Texts noted shortly before the resume point (egocli.perception.events.recent_texts): not news again."""
     _notes: FrameNotes = field(default_factory=FrameNotes)
 
     def run(self, out: queue.Queue[Batch], resume: dict[str, int], stop: threading.Event) -> None:
@@ -96,7 +98,7 @@ class VideoStage:
         cv2.setNumThreads(1)  # each stage thread is one core's worth; OpenCV's pool only added CPU
         if self.beside_speech:
             yield_to_speech()
-        self._notes = FrameNotes(resume.get("video_text_crc", 0))
+        self._notes = FrameNotes(self.recent_texts)
         ahead: queue.Queue[_Seen | BaseException] = queue.Queue(maxsize=8)
         helper = threading.Thread(target=self._select, args=(ahead, resume, stop), daemon=True,
                                   name="video-select")
@@ -109,8 +111,7 @@ class VideoStage:
             if isinstance(item, BaseException):
                 raise item
             events = self._describe(item) if item.frame is not None else []
-            point = {**item.point, "video_text_crc": self._notes.last_text_crc}
-            out.put(Batch("video", events, point, item.t, finished=item.finished, counts=item.counts,
+            out.put(Batch("video", events, item.point, item.t, finished=item.finished, counts=item.counts,
                           warning=item.warning))
             if item.finished:
                 return
@@ -174,8 +175,10 @@ class VideoStage:
         assert frame is not None and verdict is not None, "described: a kept frame, with its verdict"
         desc = self.describer.describe(frame)
         at = self.origin_ms + seen.t
-        media = self.save_frame(frame, seen.t) if self.save_frame else str(self.path)
-        events = self._notes.events(desc, verdict, at, at + int(1000 / self.fps), seen.t, media)
+        events = self._notes.events(desc, verdict, at, at + int(1000 / self.fps), seen.t, str(self.path))
+        if events and self.save_frame:  # a frame no event names would be a file forget never removes
+            media = self.save_frame(frame, seen.t)
+            events = [replace(ev, media_path=media) for ev in events]
         return self.redactor.events(events, seen.found) if self.redactor else events
 
 

@@ -22,6 +22,9 @@ class FrameDescription:
     """Text read in the frame (its own `text` event), if any."""
     meta: dict[str, Any] = field(default_factory=dict)
     """Labels with scores, OCR boxes, narrator name."""
+    depicts: bool = True
+    """The narrator or the labels said something beyond the text read (False: `visual` is only the text,
+    or "Nothing recognised")."""
 
 
 @dataclass
@@ -51,9 +54,11 @@ class Describer:
             readable = default_vocabulary().readable(raw, self.min_label_score)
             meta["objects"] = [(r.name, r.score) for r in readable]
         text = self._read(frame, meta)
-        parts.append(sentence(readable, text))
+        said = sentence(readable, text)
+        depicts = bool(parts) or said != sentence([], text)
+        parts.append(said)
         visual = ". ".join(p[:1].upper() + p[1:] for p in parts)
-        return FrameDescription(visual, text, meta)
+        return FrameDescription(visual, text, meta, depicts)
 
     def _read(self, frame: np.ndarray, meta: dict[str, Any]) -> str | None:
         if self.reader is None:

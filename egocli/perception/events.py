@@ -5,7 +5,7 @@ audio); events carry absolute times and their offset in the media."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from egocli.models.base import Segment
@@ -33,24 +33,50 @@ def speech_event(utt: Utterance, segments: Sequence[Segment], origin_ms: int, as
     return NewEvent(origin_ms + utt.start_ms, origin_ms + utt.end_ms, "speech", text, media, utt.start_ms, meta)
 
 
-class FrameNotes:
-    """Described frames -> a `visual` event, plus a `text` event when the text in view is new."""
+TEXT_REPEAT_MS = 5 * 60_000
+"""The same text read again within this long is not news (a still scene is noted again after 5 minutes too)."""
 
-    def __init__(self, last_text_crc: int = 0, extra: dict[str, Any] | None = None) -> None:
-        self.last_text_crc = last_text_crc
-        """Key of the text read last (egocli.models.textgate.text_key; 0: none): the same sign in view again
-        is not news."""
+
+class FrameNotes:
+    """Described frames -> one event per scene worth keeping.
+
+    A scene the labels or the narrator describe is a `visual` event (its sentence holds the text read in
+    it), with a `text` event beside it, for search, when that text is new. A scene that is only text is one
+    `text` event carrying the scene's metadata (no `visual` event repeating it). The same text read again
+    within TEXT_REPEAT_MS adds nothing, and a frame with nothing recognised is no event."""
+
+    def __init__(self, recent: dict[int, int] | None = None, extra: dict[str, Any] | None = None) -> None:
+        self.recent = dict(recent or {})
+        """Texts noted lately: text key (egocli.models.textgate.text_key) -> when its `text` event began (absolute
+        ms). A resumed ingest rebuilds it from the log's text events (`recent_texts`)."""
         self.extra = extra or {}
         """Meta added to every event (a live session's id)."""
 
     def events(self, desc: FrameDescription, verdict: Verdict, start_ms: int, end_ms: int, offset_ms: int | None,
                media: str | None = None) -> list[NewEvent]:
-        """The events for one described frame seen from start_ms to end_ms (absolute)."""
+        """The events for one described frame seen from start_ms to end_ms (absolute); [] when it adds nothing."""
         meta = {**desc.meta, "reason": verdict.reason, "change": round(verdict.change, 3), **self.extra}
-        events = [NewEvent(start_ms, end_ms, "visual", desc.visual, media, offset_ms, meta)]
-        crc = text_key(desc.text)  # case, spaces and punctuation ignored: OCR varies between frames
-        if desc.text and crc != self.last_text_crc:
-            events.append(NewEvent(start_ms, end_ms, "text", desc.text, media, offset_ms,
-                                   {"ocr": desc.meta.get("ocr", []), **self.extra}))
-        self.last_text_crc = crc
+        crc = text_key(desc.text) if desc.text else 0  # case, spaces and punctuation ignored: OCR varies
+        new_text = bool(desc.text) and self._is_news(crc, start_ms)
+        events = []
+        if desc.depicts:
+            events.append(NewEvent(start_ms, end_ms, "visual", desc.visual, media, offset_ms, meta))
+        if new_text and desc.text:
+            text_meta = {"ocr": desc.meta.get("ocr", []), **self.extra} if desc.depicts else meta
+            events.append(NewEvent(start_ms, end_ms, "text", desc.text, media, offset_ms, text_meta))
+            self.recent[crc] = start_ms
         return events
+
+    def _is_news(self, crc: int, at_ms: int) -> bool:
+        self.recent = {k: t for k, t in self.recent.items() if 0 <= at_ms - t < TEXT_REPEAT_MS}
+        return crc not in self.recent
+
+
+def recent_texts(texts: Iterable[tuple[int, str]], at_ms: int) -> dict[int, int]:
+    """FrameNotes.recent rebuilt from stored `text` events (start ms, content) for a restart at `at_ms`."""
+    recent: dict[int, int] = {}
+    for start_ms, content in texts:
+        if 0 <= at_ms - start_ms < TEXT_REPEAT_MS:
+            key = text_key(content)
+            recent[key] = max(start_ms, recent.get(key, start_ms))
+    return recent

@@ -53,7 +53,7 @@ def test_video_threads_run_below_speech_only_while_speech_is_transcribed(tmp_pat
         seen[audio] = set()
         store = Store.open(tmp_path / f"log-{audio}.db")
         results = list(Ingestor(store, _Watched(seen[audio]), tmp_path, IngestOptions(audio=audio)).run([EXAMPLE]))
-        assert results[-1].status == "ingested" and results[-1].events.get("visual")
+        assert results[-1].status == "ingested" and results[-1].events.get("text")  # the signs: one text event each
     assert seen[True] == {min(19, main + VIDEO_NICE)} and min(seen[True]) > main
     assert seen[False] == {main}
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == main  # the caller's thread untouched

@@ -163,8 +163,9 @@ def test_same_text_in_a_new_view_is_not_emitted_again(cli, tmp_path):
     events = [json.loads(x) for x in cli("log", "list", "--jsonl").stdout.splitlines()]
     visual = [e["content"] for e in events if e["modality"] == "visual"]
     texts = [e["content"] for e in events if e["modality"] == "text"]
-    assert len(visual) == 4 and sum("PHARMACY" in v for v in visual) == 3
-    assert texts == ["PHARMACY", "PHARMACY"]  # the second view repeats the first; after the kitchen it is news
+    # the sign is one text event; its second view and its return after the kitchen (within minutes) add
+    # nothing, and the kitchen, where nothing is recognised, is no event (issue #31)
+    assert texts == ["PHARMACY"] and visual == [], (texts, visual)
     assert "load labeler" in res.stderr and "ocr gate" in res.stderr  # the --profile table
     assert "load asr" not in res.stderr  # no audio track: no speech recogniser loaded
 
