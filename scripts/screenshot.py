@@ -88,7 +88,7 @@ def shoot(url: str, out: Path, profile: Path, search: str, width: int, height: i
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "docs/timeline.png")
-    ap.add_argument("--event", default="keys", help="search for this and open the first hit ('' for none)")
+    ap.add_argument("--event", default="pharmacy", help="search for this and open the first hit ('' for none)")
     ap.add_argument("--size", default="1280x800", help="window size WxH")
     args = ap.parse_args()
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
