@@ -17,6 +17,7 @@ from egocli.perception.events import TEXT_REPEAT_MS, FrameNotes, recent_texts
 from egocli.perception.frames import Verdict
 from tests import console
 from tests.conftest import REPO
+from tests.serving import live_server  # noqa: F401  (the fixture)
 
 EXAMPLE = REPO / "examples" / "glasses.mp4"
 
@@ -84,3 +85,42 @@ def test_a_resumed_ingest_does_not_repeat_the_sign_read_before_the_stop():
     notes.events(_desc("Text: BUS 12", "BUS 12", False), NEW, 0, 1000, 0)
     resumed = FrameNotes(recent_texts([(0, "BUS 12")], 2_500))
     assert resumed.events(_desc("Text: BUS 12", "BUS 12", False), NEW, 3_000, 4_000, 3_000) == []
+
+
+@pytest.mark.slow
+def test_a_live_session_keeps_one_event_per_scene(live_server):
+    """The live path (assistant/session.py -> FrameNotes) over a WebSocket session with the real labeler and
+    OCR: the bundled recording's frames, shown a little more than twice, give each sign once as text."""
+    import asyncio
+
+    import av
+
+    from egocli.stream.client import WsClient
+    from tests.waiting import until
+
+    with av.open(str(EXAMPLE)) as container:
+        stream = container.streams.video[0]
+        step = max(1, round(float(stream.average_rate or 25) / 2))
+        frames = [f.to_ndarray(format="bgr24") for i, f in enumerate(container.decode(video=0)) if i % step == 0]
+    server = live_server(models={"labeler": "efficientnet-lite0", "ocr": "rapidocr"})
+
+    def texts() -> list[str]:
+        return [e.content for e in server.events("text")]
+
+    async def session() -> None:
+        client = WsClient()
+        client.feed.frames, client.feed.fps = frames, 2.0  # real time: the recording at its own pace
+        await client.connect(server.url)
+        await until(lambda: sum("BUS" in t for t in texts()) >= 1, 90, "the bus sign read live", texts)
+        await asyncio.sleep(len(frames) / 2.0 + 5)  # the whole loop once more: every sign seen again
+        await client.close()
+
+    asyncio.run(session())
+    server.stop()
+    seen = server.events("visual") + server.events("text")
+    assert not [e for e in seen if "nothing recognised" in e.content.lower()]
+    by_start = {(e.start_ms, e.content.lower()) for e in seen if e.modality == "text"}
+    assert not [e for e in seen if e.modality == "visual" and any(t == e.start_ms and c in e.content.lower()
+                                                                    for t, c in by_start)]
+    for sign in ("PHARMACY", "CITYNEWS", "BUS 12"):
+        assert sum(sign in t for t in texts()) == 1, (sign, texts())
