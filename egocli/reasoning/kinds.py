@@ -16,8 +16,7 @@ _KINDS = lexicon().kinds.get("content", {})
 _NOUNS = {noun: kind for kind, spec in _KINDS.items() for noun in spec["nouns"].split()}
 _SENDERS = {kind: re.compile(spec["sender"]) for kind, spec in _KINDS.items()}
 _MARKS = {kind: re.compile("|".join(spec["marks"])) for kind, spec in _KINDS.items()}
-_ASKING = frozenset("read get got receive received have had open opened check checked see saw come came in "
-                    "arrive arrived any all the my a an of which what did i".split())
+_ASKING = frozenset(lexicon().kinds["asking"].split())
 """Words beside a kind's noun that ask for its events and name nothing more ('read emails', 'emails came in')."""
 LIMIT = 5000
 """Events of a modality read per scope window."""

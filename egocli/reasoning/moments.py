@@ -33,10 +33,11 @@ _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in"
               "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
 _REMOTE = {actions.CLASS.get(terms.stem(w), w) for w in lexicon().verbs["remote"]}
 """Classes of acts done with someone elsewhere (calling, texting)."""
-_REMOTE_WORDS = sorted(lexicon().verbs["remote"] | {"dial", "video"})
-_OUTGOING = "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True))
-_FROM_PERSON = re.compile(r"^(\w+) from (\w+)")
-"""'call from anna': an act someone else did to the asker."""
+_REMOTE_WORDS = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["remote"])) + r")\w*\b")
+"""A word of a remote act in an event ('calling Anna', 'a video call')."""
+_OUTGOING = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True)) +
+                       r") (?:up )?(\w+)")
+"""A remote act going out to someone ('calling Anna', 'rang up Sam'): the person is the group."""
 _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
 """'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
@@ -114,11 +115,12 @@ def _with_person(phrase: str, ev: Event) -> bool:
     """Whether an event can be the act asked about as far as who was where: a call to Anna ('calling Anna') is
     no call from her ('call from anna') and no seeing her ('see anna')."""
     text = ev.content.lower()
-    if (m := _FROM_PERSON.match(phrase)) and actions.CLASS.get(terms.stem(m.group(1))) in _REMOTE:
-        return not re.search(rf"\b(?:{_OUTGOING}) (?:up )?{re.escape(m.group(2))}\b", text)
+    said = phrase.split()
+    if len(said) >= 3 and said[1] == "from" and actions.CLASS.get(terms.stem(said[0])) in _REMOTE:  # 'call from anna'
+        return said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
     act = actions.parse(phrase)
     if act.verb in ("look", "meet") and act.head is not None:
-        return not re.search(rf"\b(?:{'|'.join(_REMOTE_WORDS)})\w*\b", text)
+        return not _REMOTE_WORDS.search(text)
     return True
 
 

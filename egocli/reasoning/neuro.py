@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from egocli.models.base import Embedder, TextModel
-from egocli.reasoning import forms, symbolic, temporal, verdict
+from egocli.core.lexicon import lexicon
+from egocli.reasoning import forms, symbolic, temporal, terms, verdict
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.understand import Parser, understand
 from egocli.reasoning.answer import ANSWER_MARK, split_open
@@ -94,26 +95,31 @@ def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> t
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
             or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(said)) \
             or not _same_answer(reply, finding.text) \
-            or not set(_NAME.findall(reply)) <= set(_NAME.findall(said)) | _YOU:
+            or not _names(reply) <= _names(said):
         return finding.text, *used, "template"  # a phrasing that drops or invents a time, a number, a name or a no
     return reply, *used, "model"
 
 
 def _polarity(text: str) -> str:
-    """'yes', 'no' or '' (neither): what an answer's first words say."""
-    first = text.strip().lower()
-    return "no" if _NO.match(first) else "yes" if first.startswith("yes") else ""
+    """'yes', 'no' or '' (neither): what an answer's first words say ('Not that I can see', 'No: ...')."""
+    first = [w.strip(",.:;!?") for w in text.lower().split()[:3]]
+    return "yes" if first[:1] == ["yes"] else "no" if set(first) & _SAYS_NO else ""
 
 
-_NO = re.compile(r"(?:no\b|not\b|nothing\b|none\b|i can't\b|i cannot\b|you didn't\b|you did not\b|there (?:is|was) no\b)")
-_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
-"""A name inside a sentence (not its first word): one the facts do not hold is made up."""
-_YOU = {"I", "You", "Your"}
-_NEGATED = re.compile(r"\b(?:not|never|no|didn't|haven't|hasn't|wasn't|nothing)\b", re.I)
+_SAYS_NO = lexicon().words["answer_no"]
+"""Words that open an answer saying no."""
+_NEGATION = _SAYS_NO | lexicon().words["negation"]
+"""Words by which a sentence says something was not so."""
+
+
+def _names(text: str) -> set[str]:
+    """The words of the proper names a text holds (a name the facts do not hold is made up)."""
+    return {w for name in terms.names(text) for w in name.split() if w[:1].isupper()}
 
 
 def _same_answer(reply: str, template: str) -> bool:
     """Whether a phrasing says the same yes, no or neither as the computed answer (a 'yes' may be restated
     without the word: 'You took it at 08:00.')."""
     said, meant = _polarity(reply), _polarity(template)
-    return said == meant or (meant == "yes" and said == "" and not _NEGATED.search(reply))
+    negated = {w.strip(",.:;!?") for w in reply.lower().split()} & _NEGATION
+    return said == meant or (meant == "yes" and said == "" and not negated)

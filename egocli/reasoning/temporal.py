@@ -167,7 +167,7 @@ _NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexic
 def _not_done(text: str, heavy: list[str]) -> bool:
     """Whether the sentence of a line that names the phrase says it was not (or is still to be) done: 'lunch
     is done. I need to call the pharmacy' has lunch done."""
-    return any(_NOT.search(part) and set(terms.terms(part)) & set(heavy) for part in re.split(r"[.;!?]\s+", text))
+    return any(_NOT.search(part) and set(terms.terms(part)) & set(heavy) for part in terms.clauses(text))
 
 
 def _names_only(text: str, things: list[str]) -> bool:

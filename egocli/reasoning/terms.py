@@ -35,6 +35,24 @@ for _kind, _names in KINDS.items():  # a medicine of two kinds ('statin', 'chole
 _KIND_TERMS = {tuple(stem(w) for w in kind.split()): names for kind, names in KINDS.items() if kind != "water"}
 
 
+_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][\w'\u2019]+(?: (?:&|and|of|the) [A-Z][\w'\u2019]+| [A-Z][\w'\u2019]+)*")
+"""A proper name inside a sentence, not its first word ('walking into Clip & Curl', 'the Crown pub')."""
+
+
+def names(text: str) -> set[str]:
+    """The proper names a text holds past its first word, of three letters or more ('Crown', 'Clip & Curl')."""
+    return {n for n in _NAME.findall(text) if len(n) > 2}
+
+
+def clauses(text: str) -> list[str]:
+    """A text cut at its punctuation into clauses ('lunch is done. I need to call the pharmacy': two); a text
+    that opens with punctuation opens with an empty clause."""
+    return _CLAUSE.split(text)
+
+
+_CLAUSE = re.compile(r"[,;.:!?]+\s*")
+
+
 def is_medicine(word: str) -> bool:
     """Whether a word names a medicine the lexicon knows ('levothyroxine'): a medication, as a thing acted on."""
     return word.lower() in _MEDICINE

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
+from egocli.reasoning import terms
 from egocli.reasoning.plan import Asked
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
@@ -37,12 +38,13 @@ def _cue(phrases: tuple[str, ...]) -> re.Pattern[str]:
 
 _LEX = lexicon().visits
 _ARRIVE, _LEAVE, _HOMEWARD, _HOME = (_cue(_LEX[k]) for k in ("arrive", "leave", "homeward", "home"))
-_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][\w'\u2019]+(?: (?:&|and|of|the) [A-Z][\w'\u2019]+| [A-Z][\w'\u2019]+)*")
-"""A proper name inside a narration ('walking into Clip & Curl', 'the Crown pub'), not its first word."""
 _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
 """What names home as the place of a move ('get back', 'get in', 'get home')."""
+_LEADING, _NOT_PLACES, _HOME_WORDS = (frozenset(_LEX[k]) for k in ("leading", "not_places", "home_words"))
+names = terms.names
+"""The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
 
 
 @dataclass(frozen=True)
@@ -81,16 +83,19 @@ def move(phrase: str) -> Move | None:
     rest = tokens[2:] if two in _LEX[f"{kind}_verbs"] else tokens[1:]
     if two in _LEX[f"{kind}_verbs"] and tokens[1] in _BACK:
         rest = ["home", *rest]
-    text = " ".join(rest)
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere
-    place, _, after = text.partition(" from ") if " from " in f" {text} " else (text, "", "")
-    if text.startswith("from "):
-        place, after = "", text[5:]
-    place = re.sub(r"^(?:at|to|in|into|out|off|of|the|my|our|back)\b\s*", "", place.strip())
-    place = re.sub(r"^(?:at|to|in|into|of|the|my|our)\b\s*", "", place)
-    home = not place or place.split()[0] in ("home", "house", "flat", "apartment") or place in ("back", "in")
-    return Move(kind, "" if home else place, re.sub(r"^(?:the|my|our)\s+", "", after.strip()))
+    cut = rest.index("from") if "from" in rest else len(rest)
+    place, after = _bare(rest[:cut]), _bare(rest[cut + 1:])
+    home = not place or place[0] in _HOME_WORDS
+    return Move(kind, "" if home else " ".join(place), " ".join(after))
+
+
+def _bare(tokens: list[str]) -> list[str]:
+    """A place's words without the prepositions and articles before them ('at the office' -> 'office')."""
+    while tokens and tokens[0] in _LEADING and not (len(tokens) == 1 and tokens[0] in _HOME_WORDS):
+        tokens = tokens[1:]
+    return tokens
 
 
 def _home_word(text: str) -> bool:
@@ -141,17 +146,17 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     lo, hi = group[0].start_ms, group[-1].start_ms
     around = store_windows.overlapping(asked.store, lo - ARRIVAL_REACH_MS, hi + DEPARTURE_REACH_MS, None, 2000)
     around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
-    names = {n for e in group for n in _NAME.findall(e.content) if len(n) > 2}
+    known = {n for e in group for n in names(e.content)}
     before = [e for e in around if e.start_ms <= lo and _arrives(e) and not _home_arrival(e) and
-              (e.id in mentioned or any(n in e.content for n in names) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
+              (e.id in mentioned or any(n in e.content for n in known) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
     begin = before[-1] if before and not any(_leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
         else group[0]
-    names |= {n for n in _NAME.findall(begin.content) if len(n) > 2}
+    known |= names(begin.content)
     later = [e for e in around if e.start_ms >= lo and _leaves(e) and not _home_departure(e)]
-    named = [e for e in later if e.id in mentioned or any(n in e.content for n in names)]
+    named = [e for e in later if e.id in mentioned or any(n in e.content for n in known)]
     if named:
         return Visit(begin, named[0])
-    own = {t for e in group for t in words(e.content)} | {w for n in names for w in words(n)}
+    own = {t for e in group for t in words(e.content)} | {w for n in known for w in words(n)}
     after = [e for e in later if e.start_ms >= hi and not _leaves_elsewhere(e, own)]
     arrival = next((e for e in around if e.start_ms > hi and _arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
@@ -164,14 +169,8 @@ def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
     m = _LEAVE.search(text)
     if m is None:
         return False
-    said = [w for w in words(re.split(r"[,;.:]", text[m.end():])[0]) if w not in _ARTICLES][:3]
+    said = [w for w in words(terms.clauses(text[m.end():])[0]) if w not in _LEADING][:3]
     return bool(said) and not set(said) & own and said[0] not in _NOT_PLACES
-
-
-_ARTICLES = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "this", "that"})
-_NOT_PLACES = frozenset({"with", "for", "after", "in", "into", "on", "at", "and", "to", "towards", "again", "now",
-                         "then", "home", "slowly", "quickly"})
-"""Words after 'leaving' that name no place left ('leaving with two books', 'leaving for lunch')."""
 
 
 def _home_moves(asked: Asked, kind: str) -> list[Event]:
@@ -207,7 +206,7 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
 
 def stay(asked: Asked, place: str, find: Find) -> Visit | None:
     """The latest visit to a place that has a departure, for 'how long was I at ...?'."""
-    place = re.sub(r"^(?:at|in|on|inside)\s+(?:the\s+|my\s+|our\s+)?", "", place.strip())
+    place = " ".join(_bare(words(place))) or place
     closed = [v for v in visits(asked, place, find) if v.end is not None and v.end.start_ms > v.begin.start_ms]
     return closed[-1] if closed else None
 
@@ -225,9 +224,6 @@ def closed(occasions: list[list[Event]]) -> list[list[Event]]:
     return out
 
 
-def names(text: str) -> set[str]:
-    """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
-    return {n for n in _NAME.findall(text) if len(n) > 2}
 
 
 def moves_in(ev: Event) -> int:
