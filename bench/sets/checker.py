@@ -48,8 +48,8 @@ _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DAY_MONTH = re.compile(r"(?<![:.\d])(\d{1,2})(?:st|nd|rd|th)?\s+(" + "|".join(_MONTHS) + r")[a-z]*\b", re.I)
 _MONTH_DAY = re.compile(r"\b(" + "|".join(_MONTHS) + r")[a-z]*\s+(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)", re.I)
 _WEEKDAY = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?\b", re.I)
-_RELATIVE = re.compile(r"\b(today|this (?:morning|afternoon|evening)|tonight|yesterday|(\d+|two|three|four|five|six|"
-                       r"seven) days ago)\b", re.I)
+_RELATIVE = re.compile(r"\b(today|this (?:morning|afternoon|evening)|tonight|yesterday|last night|(\d+|two|three|four|"
+                       r"five|six|seven) days ago)\b", re.I)
 _NUMBER_WORDS = {"zero": 0, "none": 0, "never": 0, "once": 1, "one": 1, "a single": 1, "twice": 2, "two": 2,
                  "three": 3, "thrice": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15}
@@ -57,8 +57,11 @@ _YES = re.compile(r"\b(yes|yeah|yep|correct|indeed)\b", re.I)
 _NO = re.compile(r"\b(no|not|didn't|did not|never|nope|afterwards|only after)\b", re.I)
 _UNITS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
           "day": 86400}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?|an?|one|two|three|four|five|ten|twenty|thirty|forty|fifty|half an?)\s*"
+_DURATION = re.compile(r"(?:\b(an?|one|two|three|four|five|ten|twenty|thirty|forty|fifty|half an?)\s+"
+                       r"|(?<![\w.:])(\d+(?:\.\d+)?)\s*)"
                        r"(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?)\b", re.I)
+"""A number then its unit: a word number stands alone before a unit word ('a minute', not the 'a' in 'was' or the
+'hairdresser' before "'s"); a digit starts a number ('41 minutes', '5m')."""
 
 
 def is_nothing(answer: str) -> bool:
@@ -127,7 +130,7 @@ def named_days(answer: str, at_ms: int) -> list[tuple[int, date]]:
         found.append((m.start(), asked - timedelta(days=back)))
     for m in _RELATIVE.finditer(answer):
         word = m.group(1).lower()
-        back = 1 if word == "yesterday" else _count_word(m.group(2)) if m.group(2) else 0
+        back = 1 if word in ("yesterday", "last night") else _count_word(m.group(2)) if m.group(2) else 0
         found.append((m.start(), asked - timedelta(days=back)))
     return sorted(found, key=lambda p: p[0])
 
@@ -301,9 +304,9 @@ def duration_s(answer: str) -> float | None:
             break
         found.append(m)
     if found:
-        total = sum(_amount(m.group(1)) * _UNITS[_unit(m.group(2))] for m in found)
+        total = sum(_amount(m.group(1) or m.group(2)) * _UNITS[_unit(m.group(3))] for m in found)
         if re.search(r"\band a half\b", answer, re.I):
-            total += _UNITS[_unit(found[-1].group(2))] / 2
+            total += _UNITS[_unit(found[-1].group(3))] / 2
         return total
     clocks = clock_times(answer)
     if len(clocks) >= 2:

@@ -26,6 +26,12 @@ def test_time_answers(answer: str, ok: bool) -> None:
     assert checker.check(answer, {"kind": "time", "ms": GOLD, "tolerance_s": 60}, AT) is ok
 
 
+def test_last_night_is_the_day_before() -> None:
+    late = parse_time_ms("2026-11-21T21:45")
+    assert checker.check("You took it at 21:45 last night.", {"kind": "time", "ms": late}, AT)
+    assert not checker.check("You took it at 21:45 last night.", {"kind": "time", "ms": late + 86_400_000}, AT)
+
+
 def test_a_time_without_a_day_counts_on_the_day_asked() -> None:
     same_day = parse_time_ms("2026-11-22T19:10:20")
     assert checker.check("at 19:10", {"kind": "time", "ms": same_day}, AT)
@@ -68,7 +74,9 @@ def test_words_take_plurals_and_verb_forms_but_not_parts_of_words() -> None:
 @pytest.mark.parametrize("answer, seconds", [("45 seconds", 45), ("about 2 minutes", 120), ("1 min 20 s", 80),
                                              ("an hour and a half", 5400), ("from 09:01:10 to 09:01:40", 30),
                                              ("1 hour and 45 minutes", 6300), ("half an hour", 1800),
-                                             ("2 days 3 h ago", 183600)])
+                                             ("2 days 3 h ago", 183600),
+                                             ("You were at the hairdresser's for 41 minutes.", 2460),
+                                             ("It was a while: 3 minutes", 180)])
 def test_durations(answer: str, seconds: float) -> None:
     assert checker.duration_s(answer) == seconds
 
