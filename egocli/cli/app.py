@@ -18,10 +18,10 @@ from egocli.core.errors import EgoError
 
 # Command modules, each with register(app). Keep imports light: heavy libraries load in backends.
 COMMAND_MODULES = ("log", "importing", "stats", "ingest", "models", "chess", "ask", "eval", "summarize", "serve", "timeline",
-                   "privacy", "what", "do", "reminders", "mcp", "sources", "doctor", "config", "agent")
+                   "day", "privacy", "what", "do", "reminders", "mcp", "sources", "doctor", "config", "agent")
 # Root commands in the order a newcomer meets them (help lists them so); others follow.
-COMMAND_ORDER = ("import", "ingest", "log", "ask", "timeline", "summarize", "stats", "sources", "do", "reminders", "what",
-                 "chess", "serve", "agent", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
+COMMAND_ORDER = ("import", "ingest", "log", "ask", "timeline", "day", "summarize", "stats", "sources", "do", "reminders",
+                 "what", "chess", "serve", "agent", "mcp", "models", "doctor", "config", "privacy", "retention", "init", "eval")
 
 
 START_HERE = ("Start here: `egocli doctor` checks that everything is in place; then `egocli import FILE.srt` "
