@@ -37,7 +37,7 @@ class Lexicon:
     verbs: dict[str, Any]
     """Verb classes (list of lines) and the word sets of phrasal verbs: particles, prepositions, ..."""
     time: dict[str, Any]
-    """Weekdays, months, parts and moments of the day, quantities, duration units."""
+    """Weekdays, months, ordinal days of the month, parts and moments of the day, quantities, duration units."""
     kinds: dict[str, Any]
     """Nouns that name a kind of event."""
     visits: dict[str, tuple[str, ...]]
@@ -55,7 +55,7 @@ def lexicon() -> Lexicon:
     rules = tuple((re.compile(pattern), replacement) for pattern, replacement in raw["rewrite"]["rules"])
     verbs = {k: (v if k == "classes" else _words(v)) for k, v in raw["verbs"].items()}
     time = {**raw["time"], "weekdays": tuple(raw["time"]["weekdays"].split()),
-            "months": tuple(raw["time"]["months"].split()),
+            "months": tuple(raw["time"]["months"].split()), "ordinals": tuple(raw["time"]["ordinals"].split()),
             "parts": {k: tuple(v) for k, v in raw["time"]["parts"].items()},
             "moments": {k: tuple(v) for k, v in raw["time"]["moments"].items()}}
     return Lexicon(rules, {k: _words(v) for k, v in raw["words"].items()},

@@ -5,9 +5,11 @@ Tuesday?'), which are found by what was said about them, never by a past window 
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import kinds, terms
+from egocli.core.timeutil import local
+from egocli.reasoning import coming, kinds, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.store import Event, EventFilter
@@ -87,6 +89,9 @@ def planned(asked: Asked, plan: QuestionPlan) -> Finding:
     content = terms.terms(" ".join(w for w in words if w not in _DAY_WORDS and w not in _PLAN_LIGHT))
     query = " ".join(dict.fromkeys([*days, *(w for w in words if w not in _DAY_WORDS and w not in terms.STOP
                                             and w not in _PLAN_LIGHT)]))
+    span = coming.asked_span(asked.question, asked.scope.at_ms)
+    if span is not None and not [w for w in content if w not in _COMING_WORDS]:  # 'what's on next week?
+        return _plans_for(asked, span)
     if not query:
         return Finding("planned", "Nothing planned that I can see.", (), "no plan named")
     hits = [ev for ev, _, _ in asked.store.search(query, EventFilter(until_ms=asked.scope.at_ms + 1, limit=200))]
@@ -113,8 +118,50 @@ def planned(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"the plan, as said or written: {lines}")
 
 
+def _plans_for(asked: Asked, span: coming.Span) -> Finding:
+    """The plans said or noted for the coming days `span` (read relative to when each line was said), one
+    line a plan: per day, the line that says most (a note first), and others that day only if they name other
+    things."""
+    at_ms = asked.scope.at_ms
+    flt = EventFilter(since_ms=at_ms - LOOKBACK_MS, until_ms=at_ms + 1, modalities=SPOKEN, limit=MAX_READ)
+    by_day: dict[date, list[Event]] = {}
+    for ev in asked.store.events(flt, newest_first=True):
+        days = [d for d in coming.said_days(ev.content, ev.start_ms) if coming.overlaps(d, span)]
+        if days and days[0][0] >= local(at_ms).date():
+            by_day.setdefault(days[0][0], []).append(ev)
+    shown: list[tuple[date, Event]] = []
+    for day in sorted(by_day):
+        kept: list[Event] = []
+        for ev in sorted(by_day[day], key=lambda e: (e.modality != "note", -len(terms.terms(e.content)))):
+            if all(terms.recall(terms.terms(ev.content), set(terms.terms(k.content))) < 0.3 for k in kept):
+                kept.append(ev)
+        shown += [(day, ev) for ev in sorted(kept[:PER_DAY], key=lambda e: e.start_ms)]
+    if not shown:
+        return Finding("planned", "Nothing planned for those days that I can see.", (),
+                       f"no line said before now names a day from {span[0]} to {span[1]}")
+    lines = ". ".join(f"{local_day(day)}: " + "; ".join(
+        f"{ev.content} ({_HOW.get(ev.modality, 'said')} {asked.stamp(ev.start_ms, ev.source_id)})"
+        for d, ev in shown if d == day) for day in dict.fromkeys(d for d, _ in shown))
+    return Finding("planned", f"{lines}.", tuple(ev for _, ev in shown),
+                   f"plans for {span[0]} to {span[1]}, by the days their lines name: {lines}")
+
+
+def local_day(day: date) -> str:
+    """'Tuesday 8 December' for a date."""
+    return f"{day:%A} {day.day} {day:%B}"
+
+
+LOOKBACK_MS = 90 * 86_400_000
+"""A plan for a coming day is looked for among the lines said this far back."""
+MAX_READ = 5000
+"""Lines read at most when looking for the plans of coming days."""
+PER_DAY = 3
+"""Plans a day shows at most."""
+_HOW = {"note": "noted", "text": "read", "speech": "said"}
 _DAY_WORDS = frozenset([*lexicon().time["weekdays"], "tomorrow", "weekend"])
 _PLAN_LIGHT = lexicon().words["plan_light"]
+_COMING_WORDS = frozenset(terms.terms(" ".join([*lexicon().words["coming"], *lexicon().time["months"],
+                                                *lexicon().time["ordinals"]])))
 """Words of a plan question that say it is a plan, not what the plan is."""
 _WHEN_SAID = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|at \d|"
                         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'clock|booked|appointment|coming|will|going to)\b")

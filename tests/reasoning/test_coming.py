@@ -1,0 +1,77 @@
+"""Time said about the future: a plan's day read from its own words, relative to when it was said, and a
+question about coming days ('what have I got on next week?') answered by the plans said for those days, on a
+real store, never by a past window of those weekdays."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning.coming import asked_span, said_days
+
+from .conftest import day_log, said
+
+SAID = parse_time_ms("2026-12-01T09:12")  # a Tuesday
+
+
+@pytest.mark.parametrize("text, days", [
+    ("I can come out next Tuesday, the eighth, at four o'clock", [date(2026, 12, 8)]),
+    ("dentist Tue 8 Dec 16:00", [date(2026, 12, 8)]),
+    ("dinner is Saturday the twelfth at seven", [date(2026, 12, 12)]),
+    ("a table for six at seven on the twelfth, and the name?", [date(2026, 12, 12)]),
+    ("see you Thursday at 4 pm", [date(2026, 12, 3)]),  # '4 pm' is a clock, not the 4th
+    ("next Monday", [date(2026, 12, 7)]),
+    ("I went there on Tuesday last week", []),
+    ("last Friday", []),
+    ("the review is on 2026-12-15", [date(2026, 12, 15)]),
+    ("parcel due 3rd of January", [date(2027, 1, 3)]),  # the next such day: next year
+    ("see you tomorrow", [date(2026, 12, 2)]),
+    ("back in two weeks", [date(2026, 12, 15)]),
+    ("the first time I sat in the sun", []),  # no weekday's short form without its number
+    ("we were on the second floor", []),  # an ordinal that names a floor, not a day
+])
+def test_a_line_names_the_days_it_is_said_for(text, days):
+    assert [lo for lo, _ in said_days(text, SAID)] == days
+
+
+def test_a_question_names_a_coming_span():
+    assert asked_span("what have I got on next week?", SAID) == (date(2026, 12, 7), date(2026, 12, 13))
+    assert asked_span("anything on this weekend?", SAID) == (date(2026, 12, 5), date(2026, 12, 6))
+    assert asked_span("how was my day?", SAID) is None
+
+
+DAYS = [
+    ("2026-11-30T10:00", "speech", "Sam: the team lunch is this Wednesday at noon, at the Crown"),
+    ("2026-12-01T09:12", "speech", "Gary: I can come out next Tuesday, the eighth, at four o'clock"),
+    ("2026-12-01T09:14", "note", "boiler engineer Gary Tue 8 Dec 16:00, call-out 75 pounds"),
+    ("2026-12-01T11:05", "speech", "Kate: Dad's birthday dinner is Saturday the twelfth at seven at Luigi's"),
+    ("2026-12-01T12:00", "speech", "I went to the post office on Tuesday last week"),
+    ("2026-12-01T15:00", "speech", "Ravi: the audit is on the 21st, so after your holiday"),
+]
+AT = parse_time_ms("2026-12-01T21:30")
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return day_log(tmp_path / "log.db", DAYS)
+
+
+def test_next_week_lists_the_plans_said_for_it_by_day(store):
+    answer = said(store, "What have I got on next week?", AT)
+    assert "Tuesday 8 December" in answer and "Saturday 12 December" in answer
+    assert "Gary" in answer and "Luigi's" in answer
+    assert answer.index("Tuesday 8 December") < answer.index("Saturday 12 December")
+    assert "audit" not in answer  # the 21st is the week after
+    assert "team lunch" not in answer  # said on Monday 30th: 'this Wednesday' is 2 December
+
+
+def test_a_coming_weekday_is_found_by_the_day_the_plan_names(store):
+    answer = said(store, "What's on next Tuesday?", AT)
+    assert "Gary" in answer and "Luigi's" not in answer and "post office" not in answer
+
+
+def test_coming_days_with_nothing_said_for_them(store):
+    answer = said(store, "What have I got on next month?", AT)
+    assert answer.startswith("Nothing planned")
