@@ -46,14 +46,39 @@ def test_native_log_lines_are_dropped_and_the_rest_kept(capfd):
     assert sorted(err.splitlines()) == ["Error: something egocli said", "a Python warning"]
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[a-zA-Z]")
+_WRITING = re.compile(r"^  (hour|day|week) of (\S+ \S+), (\d+) events\b.*?\s(\d+)/(\d+)\s", re.M)
+
+
 @needs_console
-def test_summarize_shows_chunk_and_token_progress(db):
+def test_summarize_shows_summaries_per_level_and_each_written_one_out_of_its_own_budget(db):
     subprocess.run([EXE, "--db", db, "import", EXAMPLE, "--start", "2026-11-28T13:00", "-q"], env=_env(), check=True)
-    shown = _pty([EXE, "--db", db, "summarize"], EGOCLI_SUMMARIZER="fake", EGOCLI_EMBEDDER="fake")
-    assert "summarising" in shown and "7/7" in shown  # chunks done
-    assert re.search(r"week of 2026-11-2\d 00:00, 26 events", shown)  # the chunk being written
-    assert re.search(r"\d+/90", shown)  # its tokens
+    shown = _ANSI.sub("", _pty([EXE, "--db", db, "summarize"], EGOCLI_SUMMARIZER="fake", EGOCLI_EMBEDDER="fake"))
+    last = {name: re.findall(rf"^{name} summaries\b.*?(\d+)/(\d+)", shown, re.M)[-1] for name in ("hour", "day", "week")}
+    assert last == {"hour": ("5", "5"), "day": ("1", "1"), "week": ("1", "1")}  # done of to do, per level
+    written = {(level, start, int(total)) for level, start, _, _, total in _WRITING.findall(shown)}
+    # the fake model writes as much as it may: each summary it wrote shows its level's budget filled, no more
+    assert {(level, total) for level, _, total in written} == {("hour", 32), ("day", 90)}
+    assert all(int(done) <= int(total) for *_, done, total in _WRITING.findall(shown))
+    assert ("hour", "2026-11-28 13:00", 32) in written and re.search(r"^  hour of 2026-11-28 13:00, 10 events.* 32/32 ",
+                                                                       shown, re.M)
+    assert "embedding" in shown and re.search(r"embedding .* 26/\?", shown)  # events, not batches
     assert "7 summaries built" in shown
+
+
+@needs_console
+def test_summarize_progress_is_hidden_by_quiet_and_in_a_pipe(tmp_path):
+    fakes = {"EGOCLI_SUMMARIZER": "fake", "EGOCLI_EMBEDDER": "fake"}
+    for name in ("quiet", "piped"):
+        subprocess.run([EXE, "--db", tmp_path / f"{name}.db", "import", EXAMPLE, "--start", "2026-11-28T13:00", "-q"],
+                       env=_env(), check=True)
+    quiet = _ANSI.sub("", _pty([EXE, "--db", tmp_path / "quiet.db", "-q", "summarize"], **fakes))
+    assert "7 summaries built" in quiet
+    assert not re.search(r"(hour|day|week) summaries|hour of|embedding|Loading", quiet), quiet
+    piped = subprocess.run([EXE, "--db", tmp_path / "piped.db", "summarize"], capture_output=True, text=True,
+                           env=_env(**fakes), timeout=120)
+    assert piped.returncode == 0 and "7 summaries built" in piped.stdout
+    assert piped.stderr == "", piped.stderr  # no bar on a stderr that is not a terminal
 
 
 @pytest.mark.slow

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -13,32 +14,9 @@ from egocli.core.errors import ModelError, UsageError
 from egocli.core.timeutil import format_local
 
 if TYPE_CHECKING:
-    from egocli.models.base import Embedder, Message, TextModel
+    from egocli.models.base import Embedder, TextModel
     from egocli.reasoning.hcc import Chunk, Summarizer
     from egocli.store import Store
-
-
-class CountingModel:
-    """A TextModel that reports each piece it streams, so a summary shows progress while it is written."""
-
-    def __init__(self, model: TextModel, on_piece: Callable[[], None]) -> None:
-        self.model = model
-        self.name = model.name
-        self.context_size = model.context_size
-        self.on_piece = on_piece
-
-    def generate(self, messages: Sequence[Message], max_tokens: int = 256, temperature: float = 0.0,
-                 grammar: str | None = None, json_schema: dict[str, Any] | None = None,
-                 stop: Sequence[str] | None = None) -> Generator[str, None, None]:
-        """The wrapped model's pieces, each reported."""
-        for piece in self.model.generate(messages, max_tokens=max_tokens, temperature=temperature, grammar=grammar,
-                                         json_schema=json_schema, stop=stop):
-            self.on_piece()
-            yield piece
-
-    def count_tokens(self, text: str) -> int:
-        """As the wrapped model counts."""
-        return self.model.count_tokens(text)
 
 
 def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
@@ -68,9 +46,7 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
                 embedder = registry.load_embedder(conf)
         except ModelError as ex:
             ui.warn(f"{ex}; events are not embedded")
-    embedded = 0
-    if embedder is not None:
-        embedded = sum(ui.track(retrieval.embed_missing(store, embedder, lo, hi), "embedding"))
+    embedded = _embed(retrieval.embed_missing(store, embedder, lo, hi)) if embedder is not None else 0
     todo = hcc.plan(store, lo, hi)
     model: TextModel | None = None
     if todo and not extractive:
@@ -85,39 +61,77 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
         ui.emit_text(f"{built} summaries built, {embedded} events embedded" + (f" ({used})" if used else ""))
 
 
+def _embed(batches: Iterator[int]) -> int:
+    """Events embedded, batch by batch, counted on a bar of events (how many lack a vector is not counted)."""
+    done = 0
+    with ui.progress_bars() as bars:
+        task = bars.add_task("embedding", total=None) if bars is not None else None
+        for n in batches:
+            done += n
+            if bars is not None and task is not None:
+                bars.advance(task, n)
+    return done
+
+
 def _label(chunk: Chunk) -> str:
     return f"{chunk.level} of {format_local(chunk.start_ms)[:16]}, {chunk.event_count} events"
 
 
+class _Bars:
+    """Summaries done of those to do, one bar per level; while the model writes one, its pieces of the at
+    most `budget(level)` tokens it may take (a summary kept verbatim takes none: that bar stays hidden)."""
+
+    def __init__(self, bars: ui.Progress, todo: list[Chunk], budget: Callable[[str], int] | None) -> None:
+        from egocli.reasoning.hcc import LEVELS
+
+        self.bars, self.budget = bars, budget
+        counts = Counter(c.level for c in todo)
+        self.levels = {level: bars.add_task(f"{level} summaries", total=counts[level])
+                       for level in LEVELS if counts[level]}
+        self.tokens = bars.add_task("", total=1, visible=False)
+        self.written = 0
+
+    def start(self, chunk: Chunk) -> None:
+        """The chunk whose summary is built next."""
+        self.written = 0
+        total = self.budget(chunk.level) if self.budget is not None else 1
+        self.bars.update(self.tokens, completed=0, total=total, description=f"  {_label(chunk)}", visible=False)
+
+    def piece(self) -> None:
+        """The model wrote one more piece of it."""
+        self.written += 1
+        self.bars.update(self.tokens, completed=self.written, visible=True)
+        if self.written == 1:
+            self.bars.refresh()  # each summary the model writes is seen, however fast
+
+    def done(self, chunk: Chunk) -> None:
+        """Its summary is stored."""
+        self.bars.advance(self.levels[chunk.level])
+        if self.written:
+            self.bars.refresh()  # with the pieces it took
+        self.bars.update(self.tokens, visible=False)
+
+
 def _build(store: Store, model: TextModel | None, embedder: Embedder | None, lo: int | None, hi: int | None,
            todo: list[Chunk]) -> tuple[int, str]:
-    """Build the planned summaries with two bars: chunks done, and the tokens of the one being written."""
+    """Build the planned summaries, showing them done per level and the pieces of the one being written."""
     from egocli.reasoning import hcc
 
     built = 0
-    tasks: dict[str, ui.TaskID] = {}
     with ui.progress_bars() as bars:
-        def on_piece() -> None:
-            if bars is not None and "tokens" in tasks:
-                bars.advance(tasks["tokens"])
-        written = hcc.LlmSummarizer(CountingModel(model, on_piece)) if model is not None else None
-        summarizer: Summarizer = written if written is not None else hcc.ExtractiveSummarizer()
-        if bars is not None and todo:
-            tasks["chunks"] = bars.add_task("summarising", total=len(todo))
-            if written is not None:
-                tasks["tokens"] = bars.add_task("", total=written.max_tokens)
-        labels = iter(todo)
-
-        def next_label() -> None:
-            chunk = next(labels, None)
-            if bars is not None and "tokens" in tasks and chunk is not None:
-                bars.update(tasks["tokens"], completed=0, description=f"  {_label(chunk)}")
-        next_label()
-        for _summary in hcc.build(store, summarizer, embedder, lo, hi, todo):
+        writer = hcc.LlmSummarizer(model) if model is not None else None
+        shown = _Bars(bars, todo, writer.budget if writer is not None else None) if bars is not None else None
+        if writer is not None and shown is not None:
+            writer.on_piece = shown.piece
+        summarizer: Summarizer = writer if writer is not None else hcc.ExtractiveSummarizer()
+        if shown is not None and todo:
+            shown.start(todo[0])
+        for chunk, _summary in zip(todo, hcc.build(store, summarizer, embedder, lo, hi, todo)):
             built += 1
-            if bars is not None and "chunks" in tasks:
-                bars.advance(tasks["chunks"])
-            next_label()
+            if shown is not None:
+                shown.done(chunk)
+                if built < len(todo):
+                    shown.start(todo[built])
     return built, summarizer.name
 
 

@@ -5,24 +5,29 @@ two cores), so each summary is kept small by method: an hour is told from a comp
 text once, with its count; the day's scenery, seen hour after hour, reduced to what filled the hour), an
 hour with nothing new that day (scenery only) or an input already as short as a summary is kept verbatim
 without the model, days are written from the hour summaries and weeks from the day summaries, hour summaries
-are one sentence, and the fixed system turn comes first so that llama.cpp's KV cache keeps it between calls.
+are one sentence, and the fixed system turn comes first so that llama.cpp's KV cache keeps it between calls
+(the summarizers themselves: egocli.reasoning.summarizers).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol
 
 import numpy as np
 
 from egocli.core.timeutil import local, now_ms, to_ms
-from egocli.models.base import Embedder, PrefixCachedModel, TextModel
+from egocli.models.base import Embedder
 from egocli.reasoning.retrieval import units
 from egocli.reasoning.scope import Scope
+from egocli.reasoning.summarizers import LABEL, VERBATIM, Summarizer, verbatim
+# re-exported: callers reach the summarizers as hcc.LlmSummarizer and so on
+from egocli.reasoning.summarizers import ExtractiveSummarizer as ExtractiveSummarizer
+from egocli.reasoning.summarizers import Interrupted as Interrupted
+from egocli.reasoning.summarizers import LlmSummarizer as LlmSummarizer
 from egocli.reasoning.tcot import approx_tokens
 from egocli.store import Event, EventFilter, Store
 from egocli.store import summaries as sql
@@ -46,115 +51,14 @@ LINE_CHARS = 110
 """An input line is clipped to this many characters."""
 UNBOUNDED = 2 ** 61
 """Scope bounds beyond this many ms from the epoch mean 'no bound'."""
-VERBATIM = "extractive"
-"""The `model` recorded for a summary kept verbatim from its input (no model ran)."""
 SHORT = {"hour": 40, "day": 90, "week": 90}
 """Input of at most this many tokens (an hour's: its happenings) is its own summary: a model would write as
 much."""
 MOSTLY = "mostly: "
 """How an hour's input starts the line of the scenery that filled it."""
 _WORD = re.compile(r"[a-z0-9]+")
-_LABEL = re.compile(r"^\[[^\]]*\]\s*")
-_STOP = re.compile(r"(?<!\.)\.$")
-_LEAD = re.compile(r"^\s*(?:summary\s*:|[-*\u2022]|\d+[.)])\s*", re.I)
-_TIMES = re.compile(r" \(x(\d+)\)$")
 _WEIGHT = {"note": 2.0, "speech": 1.5, "text": 1.3, "tool": 1.2, "visual": 1.0, "system": 0.3}
 """How much an event of a modality tells of what was done."""
-_SYSTEM = ("You summarise a personal activity log. Its lines are what was seen, heard, read or noted, in time"
-           " order; a line 'mostly: ...' is the scenery that filled the time, (xN) how often it was seen. Write"
-           " plain sentences, no list, no preamble: what was done, said or decided, with its names, places,"
-           " objects and amounts; leave the scenery out unless nothing else happened; never add anything.")
-_ASK = {"hour": " Tell the hour in one sentence of at most 20 words.",
-        "day": " Tell the day in at most 3 short sentences (60 words), morning to night.",
-        "week": " Tell the week in at most 3 short sentences (60 words), day by day."}
-
-
-class Summarizer(Protocol):
-    """Turns lines (events or finer summaries) into a short summary of one span."""
-
-    name: str
-
-    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
-        """A few sentences about the span (`level`: hour, day or week)."""
-        ...
-
-
-def verbatim(lines: Sequence[str]) -> str:
-    """Lines kept as their own summary: one line without its label, several joined with '; ' (a full stop
-    before the join dropped)."""
-    if len(lines) == 1:
-        return _LABEL.sub("", lines[0])
-    return "; ".join(_STOP.sub("", line) for line in lines)
-
-
-class LlmSummarizer:
-    """A summarizer backed by a local text model (the 'summarizer' role)."""
-
-    def __init__(self, model: TextModel, max_tokens: int = 90, hour_tokens: int = 32,
-                 on_piece: Callable[[], None] | None = None) -> None:
-        self.model = model
-        self.name = model.name
-        self.max_tokens = max_tokens
-        """Tokens a day or week summary is written in at most."""
-        self.hour_tokens = hour_tokens
-        """Tokens an hour summary is written in at most."""
-        self.on_piece = on_piece
-        """Called for each piece the model writes (a progress bar)."""
-        self.calls = 0
-        """Model calls made so far."""
-
-    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
-        """Ask the model for one sentence (an hour) or at most 3 (a day or week)."""
-        limit = self.hour_tokens if level == "hour" else self.max_tokens
-        system = _SYSTEM + _ASK.get(level, _ASK["day"])
-        if isinstance(self.model, PrefixCachedModel) and self.model.kv_cache:
-            self.model.prime_system(system)  # fixed text: kept on disk between runs, never personal data
-        messages = [{"role": "system", "content": system},
-                    {"role": "user", "content": f"{span}:\n" + "\n".join(lines)}]
-        pieces = []
-        self.calls += 1
-        for piece in self.model.generate(messages, max_tokens=limit, temperature=0.0, stop=["\n\n"]):
-            pieces.append(piece)
-            if self.on_piece is not None:
-                self.on_piece()
-        return _tidy("".join(pieces), span, cut=len(pieces) >= limit) or verbatim(lines[:3])
-
-
-def _tidy(reply: str, span: str, cut: bool) -> str:
-    """A reply as one paragraph without the span's label echoed, bullets or a 'Summary:' lead; one cut off by
-    max_tokens ends at its last full sentence or clause (when that keeps a third of it)."""
-    reply = reply.strip()
-    if reply.lower().startswith(span.lower()):
-        reply = reply[len(span):].lstrip(" :,-")
-    text = ""
-    for part in filter(None, (_LEAD.sub("", line).strip() for line in reply.splitlines())):
-        text += part if not text else (" " if text.endswith((".", "!", "?", ";", ":")) else "; ") + part
-    if cut and not text.endswith((".", "!", "?")):
-        end = max(text.rfind(". "), text.rfind("; "), text.rfind(", "))
-        if end > len(text) // 3:
-            text = text[:end].rstrip() + "."
-    return text
-
-
-class ExtractiveSummarizer:
-    """A model-free summarizer: the lines that say most (said or noted, new words, not repeated), in order."""
-
-    name = VERBATIM
-
-    def __init__(self, keep: int = 5, width: int = 90) -> None:
-        self.keep = keep
-        self.width = width
-
-    def summarize(self, lines: Sequence[str], span: str, level: str = "day") -> str:
-        """The `keep` lines with most words per repeat (first seen order), clipped."""
-        texts = list(dict.fromkeys(_LABEL.sub("", line) for line in lines))
-
-        def says(text: str) -> float:
-            m = _TIMES.search(text)
-            return len(set(_WORD.findall(text.lower()))) / (int(m.group(1)) if m else 1)
-
-        top = set(sorted(texts, key=says, reverse=True)[: self.keep])
-        return "; ".join(t[: self.width] for t in texts if t in top)
 
 
 @dataclass(frozen=True)
@@ -215,6 +119,25 @@ def plan(store: Store, since_ms: int | None = None, until_ms: int | None = None)
     have = {(s.level, s.start_ms): s.events_hash for s in sql.get_summaries(store, None, since_ms, until_ms)}
     todo = [c for c in current_chunks(store, since_ms, until_ms) if have.get((c.level, c.start_ms)) != c.events_hash]
     return sorted(todo, key=lambda c: (LEVELS.index(c.level), c.start_ms))
+
+
+def finished(store: Store, at_ms: int, days: int = 2) -> list[Chunk]:
+    """What to build beside a live log, of its last `days` days: each hour over by `at_ms` whose summary is
+    missing or stale, in time order; then each stale day one of whose hour summaries is newer than the day's,
+    once none of its finished hours waits (the hour still going on changes the day's fingerprint, not its
+    summary). Weeks are left to `egocli summarize`."""
+    since = _day_start(at_ms - (days - 1) * 86_400_000)
+    todo = plan(store, since, at_ms)
+    hours = [c for c in todo if c.level == "hour" and c.start_ms >= since and c.end_ms <= at_ms]
+    waiting = {_day_start(c.start_ms) for c in hours}
+    newest: dict[int, int] = {}
+    for s in sql.get_summaries(store, "hour", since, at_ms):
+        day = _day_start(s.start_ms)
+        newest[day] = max(newest.get(day, s.built_ms), s.built_ms)
+    written = {s.start_ms: s.built_ms for s in sql.get_summaries(store, "day", since, at_ms)}
+    days_due = [c for c in todo if c.level == "day" and c.start_ms >= since and c.start_ms not in waiting
+                and newest.get(c.start_ms, -1) > written.get(c.start_ms, -1)]
+    return hours + days_due
 
 
 def _span_label(chunk: Chunk) -> str:
@@ -304,7 +227,7 @@ def build_chunk(store: Store, chunk: Chunk, summarizer: Summarizer, embedder: Em
     """Summarise one chunk and store it (replacing a stale summary). An hour with nothing new that day, or an
     input as short as a summary, is kept verbatim. `backgrounds` caches each day's scenery across a build."""
     lines, new = _inputs(store, chunk, {} if backgrounds is None else backgrounds)
-    told = sum(approx_tokens(_LABEL.sub("", line)) for line in lines if not line.startswith(MOSTLY))
+    told = sum(approx_tokens(LABEL.sub("", line)) for line in lines if not line.startswith(MOSTLY))
     if new == 0 or len(lines) == 1 or told <= SHORT[chunk.level]:  # a week of one day is that day
         text, by = verbatim(lines), VERBATIM
     else:
