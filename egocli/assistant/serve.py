@@ -16,6 +16,7 @@ from egocli.core.clock import Clock, SystemClock
 from egocli.assistant.seats import Seats
 from egocli.assistant.services import LiveServices
 from egocli.assistant.session import Crew
+from egocli.assistant.summary_job import BackgroundSummaries, stopped
 from egocli.core.config import Settings
 from egocli.stream import server
 from egocli.stream.timeline_routes import add_routes
@@ -39,21 +40,28 @@ async def serve(settings: Settings, options: ServeOptions, stop: asyncio.Event,
     """Run the server until `stop` is set, then close every session and finish writing the log."""
     options.check()
     services = LiveServices(settings)
-    pages = timeline_pages(settings, services)
+    job = BackgroundSummaries(services, options.summaries_every_s) if options.summaries else None
+    pages = timeline_pages(settings, services, job)
     pages.store()  # the log is created (or migrated) before the server listens, not raced by two readers
-    await server.serve(build(settings, options, services=services), options.server, stop, ready,
-                       mount=lambda app: add_routes(app, pages))
+    running = asyncio.ensure_future(job.run()) if job is not None else None
+    try:
+        await server.serve(build(settings, options, services=services), options.server, stop, ready,
+                           mount=lambda app: add_routes(app, pages))
+    finally:
+        await stopped(running)
 
 
-def timeline_pages(settings: Settings, services: LiveServices) -> Timeline:
-    """The timeline page's view of the served log: same passphrase, same models (the registry loads once)."""
+def timeline_pages(settings: Settings, services: LiveServices, job: BackgroundSummaries | None = None) -> Timeline:
+    """The timeline page's view of the served log: same passphrase, same models (the registry loads once);
+    the background summaries give way to its questions."""
     from egocli.privacy import crypto
     from egocli.store import Store
 
     def open_store() -> Store:
         return Store.open(settings.db, key=services.key)
 
-    return Timeline(open_store, settings.media_dir, crypto.media_key, ask_answerer(settings))
+    answer = ask_answerer(settings)
+    return Timeline(open_store, settings.media_dir, crypto.media_key, job.asking(answer) if job else answer)
 
 
 def run(settings: Settings, options: ServeOptions, ready: Callable[[str], None] | None = None) -> None:

@@ -33,6 +33,11 @@ class ServeOptions:
     """Microphone level (dBFS) that counts as user speech while an answer plays."""
     utterance_queue: int = 8
     """Utterances waiting for ASR per session; the oldest is dropped beyond this."""
+    summaries: bool = True
+    """Build the summaries of finished hours (and their days) in the background while no question is answered
+    (egocli.assistant.summary_job; `serve --no-summaries`, EGOCLI_SERVE_SUMMARIES or [serve] summaries)."""
+    summaries_every_s: float = 60.0
+    """Seconds between looks for finished hours whose summary is missing or stale."""
 
     @classmethod
     def of(cls, **flat: Any) -> ServeOptions:

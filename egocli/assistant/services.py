@@ -47,7 +47,9 @@ class LiveServices:
         self._local = threading.local()
         self.closing = False
         self.answering = 0
-        """Answers being generated now; frame description waits while there are any."""
+        """Answers being generated now; frame description and background summaries wait while there are any."""
+        self.queued = dict.fromkeys(POOLS, 0)
+        """Jobs given to `run` and not finished yet, per role thread (background summaries give way to them)."""
         self._gate: Any = None
         self.written: Written | None = None
         """Called on the writer thread after events are stored."""
@@ -60,7 +62,11 @@ class LiveServices:
     # ---- threads --------------------------------------------------------
     async def run(self, pool: str, fn: Callable[..., T], *args: Any) -> T:
         """Run fn(*args) on one of the role threads."""
-        return await asyncio.get_running_loop().run_in_executor(self._pools[pool], fn, *args)
+        self.queued[pool] += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pools[pool], fn, *args)
+        finally:
+            self.queued[pool] -= 1
 
     def submit(self, pool: str, fn: Callable[[], Any]) -> bool:
         """Queue fn on a role thread from any thread; False when the threads are shut down."""

@@ -35,6 +35,10 @@ def serve(ctx: typer.Context,
                                           help="A Janus WebSocket address the page may stream through (repeatable)."),
           live_budget: int = typer.Option(700, "--live-budget",
                                           help="Tokens of recent log kept pre-evaluated for quick answers (0: off)."),
+          summaries: bool | None = typer.Option(None, "--summaries/--no-summaries",
+                                                help="Summarise finished hours in the background while no question "
+                                                     "is answered (default on; EGOCLI_SERVE_SUMMARIES, [serve] "
+                                                     "summaries)."),
           ) -> None:
     """Serve the playground page and accept live camera + microphone streams; answer spoken questions.
 
@@ -46,6 +50,7 @@ def serve(ctx: typer.Context,
     """
     from egocli.assistant.serve_options import ServeOptions
     from egocli.assistant.serve import run
+    from egocli.core.config import switch
     from egocli.core.errors import UsageError
 
     from egocli.privacy.usertoken import user_token, with_token
@@ -65,6 +70,7 @@ def serve(ctx: typer.Context,
     options = ServeOptions.of(host=host, port=port, token=token, cert=cert, key=key,
                               ice_servers=tuple(ice_server or ()), ice_loopback=ice_loopback,
                               max_sessions=max_sessions, wake_phrase=wake_phrase, fps=fps, live_budget=live_budget,
+                              summaries=switch(conf, "serve", "summaries", summaries),
                               allow_origins=tuple(allow_origin or ()), janus=tuple(janus or ()))
     run(conf, options, ready=lambda url: ui.status(f"serving {with_token(url, token)} (log: {conf.db}); Ctrl-C to stop"))
     _exit_without_waiting_for_model_loads()

@@ -96,6 +96,26 @@ def load_settings(db: str | Path | None = None, home: str | Path | None = None,
                     cache=Path(cache_env).expanduser() if cache_env else None, options=options)
 
 
+_YES, _NO = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def switch(settings: Settings, section: str, key: str, flag: bool | None = None, default: bool = True) -> bool:
+    """A yes/no setting: the flag when given, else EGOCLI_<SECTION>_<KEY> (1/0, true/false, yes/no, on/off),
+    else `key` in config.toml's [section], else `default` (e.g. serve's background summaries)."""
+    if flag is not None:
+        return flag
+    name = f"EGOCLI_{section}_{key}".upper()
+    env = os.environ.get(name, "").strip().lower()
+    if env:
+        if env not in _YES + _NO:
+            raise ConfigError(f"{name}={env!r}: give one of {', '.join(_YES + _NO)}")
+        return env in _YES
+    value = settings.section(section).get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"config.toml: [{section}] {key} must be true or false, not {value!r}")
+    return value
+
+
 def config_file(home: Path | None = None) -> Path:
     """The config.toml this invocation reads (in EGOCLI_HOME)."""
     return (home or default_home()) / "config.toml"
