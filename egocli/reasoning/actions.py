@@ -115,7 +115,7 @@ def verbs_of(text: str, modality: str | None = None) -> set[str]:
     for i, tok in enumerate(tokens):
         if i and tokens[i - 1] not in _CLAUSE and not tok.endswith(("ing", "ed")) and tok not in terms.IRREGULAR:
             continue
-        if i and tok.endswith("ing") and _names_a_thing(tokens, i):
+        if i and terms.gerund(tok) and _names_a_thing(tokens, i):
             continue
         verb, _ = _verb_at(tokens, i)
         if verb is not None:
@@ -142,7 +142,7 @@ def opens_with_verb(text: str, verb: str | None) -> bool:
     """Whether a text is a narration of one discrete action of this class ('slice chicken'), not an ongoing
     description ('walking the dog', 'inside a tram'): its first word is a plain form of the verb."""
     tokens = _tokens(text)
-    if verb is None or not tokens or tokens[0].endswith("ing"):
+    if verb is None or not tokens or terms.gerund(tokens[0]):
         return False
     return _verb_at(tokens, 0)[0] == verb
 

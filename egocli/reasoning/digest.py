@@ -126,13 +126,17 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"{label}, the main events: {lines}.{gist}")
 
 
-def _paid_at(asked: Asked, visits: list[list[Event]]) -> Event | None:
-    """The payment of the latest visit that has one: money named during it (a few minutes after its last
-    mention counting), else a little after it; a word of paying beside the money counts most."""
+def _paid_at(asked: Asked, groups: list[list[Event]], stays: list[visits.Visit]) -> Event | None:
+    """The payment of the latest visit that has one: money named during it (until its departure when one is
+    seen, else a few minutes after its last mention), else a little after it; a word of paying beside the money
+    counts most."""
     for reach in (5 * 60_000, NEAR_MS):
-        for visit in reversed(visits):
-            near = store_windows.overlapping(asked.store, visit[0].start_ms - 60_000,
-                                             max(e.end_ms for e in visit) + reach, visit[-1].source_id, 400)
+        for visit in reversed(groups):
+            ends = [s.end.end_ms for s in stays if s.end is not None
+                    and s.begin.start_ms <= visit[0].start_ms and s.end.start_ms >= visit[-1].start_ms]
+            hi = max([max(e.end_ms for e in visit), *ends])
+            near = store_windows.overlapping(asked.store, visit[0].start_ms - 60_000, hi + reach,
+                                             visit[-1].source_id, 400)
             near = [e for e in near if _money(e.content) and e.start_ms <= asked.scope.at_ms]
             if near:
                 return max(near, key=lambda e: (bool(_PAID.search(e.content)), -abs(e.start_ms - visit[0].start_ms)))
@@ -165,9 +169,10 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "amount", plan.action or "a payment", asked.stamp)
     priced = [e for e in found if _money(e.content)]
     last = found[-1]
-    visits = occurrences(found, NEAR_MS)  # mentions close together: one visit (or one call about it)
-    if not priced or priced[-1].start_ms < visits[-1][0].start_ms:
-        picked = _paid_at(asked, visits)
+    groups = occurrences(found, NEAR_MS)  # mentions close together: one visit (or one call about it)
+    if not priced or priced[-1].start_ms < groups[-1][0].start_ms:
+        stays = visits.visits(asked, plan.action, lambda place: matcher.matches(place, verb_first=False))
+        picked = _paid_at(asked, groups, stays)
         if picked is not None:
             priced.append(picked)
     if not priced:

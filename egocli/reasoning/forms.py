@@ -153,7 +153,7 @@ def _said_whether(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan 
     """'Did Helen say overtime was okay?': what Helen said about it (the lines, not a guessed yes); 'did Priya
     tell me before Tom asked' is an order question."""
     who, what = groups
-    return None if {"before", "after"} & set(what.split()) else QuestionPlan("said", who, what)
+    return None if {"before", "after"} & set(what.split()) else QuestionPlan("said", who, what, "whether")
 
 
 def _which_verb(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:

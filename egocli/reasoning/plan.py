@@ -31,7 +31,8 @@ class QuestionPlan:
     other: str = ""
     """The second action of a two-action form (order, which, gap): 'went to the pharmacy'."""
     relation: str = ""
-    """'after', 'before' or 'between' (next, order, gap), 'first' or 'last' (which, edge, list); or ''."""
+    """'after', 'before' or 'between' (next, order, gap), 'first' or 'last' (which, edge, list), 'whether' (said:
+    'did Helen say X?' asks a yes or no, read by the rules only); or ''."""
     by: str = "rules"
     """Who made the plan: 'rules' (the fast path) or 'model' (the grammar-constrained parse)."""
 

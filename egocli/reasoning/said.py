@@ -58,7 +58,20 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
         return None
     shown = sorted(lines[-SHOWN:] if not topic else lines, key=lambda e: (e.start_ms, e.id))
     text = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
-    return Finding("said", f"{text}.", tuple(shown), f"what was said ({speaker or plan.other}): {text}")
+    verdict = _whether(topic, shown) if plan.relation == "whether" and by_speaker else ""
+    return Finding("said", f"{verdict}{text}.", tuple(shown), f"what was said ({speaker or plan.other}): {text}")
+
+
+def _whether(topic: list[str], lines: list[Event]) -> str:
+    """The yes or no of 'did X say Y?' from X's lines: a line about Y (most of its words) that says no is a
+    no, one that does not is a yes; none about Y is 'not that I heard'; a line about a part of Y says neither."""
+    about = [e for e in lines if terms.recall(topic, set(terms.terms(e.content))) >= 0.5]
+    if not about:
+        return "Not that I heard: "
+    if any(_NEGATION & set(re.findall(r"[\w']+", e.content.lower())) for e in about):
+        return "No: "
+    whole = [e for e in about if terms.recall(topic, set(terms.terms(e.content))) == 1.0]
+    return "Yes: " if whole else ""
 
 
 def _strip(phrase: str) -> str:
@@ -160,6 +173,8 @@ PER_DAY = 3
 _HOW = {"note": "noted", "text": "read", "speech": "said"}
 _DAY_WORDS = frozenset([*lexicon().time["weekdays"], "tomorrow", "weekend"])
 _PLAN_LIGHT = lexicon().words["plan_light"]
+_NEGATION = lexicon().words["negation"] | {"no"}
+"""Words by which a line says no ('no more overtime this month')."""
 _COMING_WORDS = frozenset(terms.terms(" ".join([*lexicon().words["coming"], *lexicon().time["months"],
                                                 *lexicon().time["ordinals"]])))
 """Words of a plan question that say it is a plan, not what the plan is."""

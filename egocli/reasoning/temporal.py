@@ -256,7 +256,7 @@ def _did(edge: str, phrase: str, when: str, content: str) -> str:
     """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
     note: today at 08:10: ...' (for a thing)."""
     first = phrase.split()[0].lower()
-    if first.endswith("ing") and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
+    if terms.gerund(first) and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
         return voice.sentence(f"You were {edge} {voice.you(phrase)} {when}: {content}")
     if actions.parse(phrase).verb is not None or first.endswith("ed"):
         return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
@@ -283,7 +283,7 @@ def spent(asked: Asked, plan: QuestionPlan) -> Finding:
 
 def stay(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How long was the plumber here?': a thing named, not an act ('how long did cooking take' is one)."""
-    return _duration(asked, plan.action, verb_first=plan.action.split()[0].endswith("ing"), spent=False)
+    return _duration(asked, plan.action, verb_first=terms.gerund(plan.action.split()[0]), spent=False)
 
 
 def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Finding:
@@ -306,7 +306,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
 def where(asked: Asked, plan: QuestionPlan) -> Finding:
     """'Where did I put X?': the last placement, else the last sighting."""
     phrase = plan.action
-    verb_first = phrase.split()[0].endswith("ing") if phrase else False
+    verb_first = terms.gerund(phrase.split()[0]) if phrase else False
     matcher, found = _found(asked, phrase, verb_first)
     if not found:
         return nothing(matcher, "where", phrase, asked.stamp)

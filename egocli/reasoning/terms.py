@@ -67,6 +67,12 @@ def medicines_named(stems: Iterable[str]) -> list[str]:
 
 
 
+def gerund(word: str) -> bool:
+    """Whether a word is a verb's -ing form: 'reading', 'being'; not 'ring', 'bring', 'thing' (no vowel before
+    the -ing, so no verb to take it from)."""
+    return word.endswith("ing") and bool(re.search(r"[aeiouy]", word[:-3]))
+
+
 def stem_all(text: str) -> list[str]:
     """Every content term of a text, repeats kept (for counting)."""
     out = []

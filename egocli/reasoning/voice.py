@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local
+from egocli.reasoning import terms
 
 _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "we": "you", "us": "you",
            "our": "your", "ours": "yours", "i'm": "you're", "i've": "you've", "am": "are"}
@@ -51,7 +52,7 @@ def past(phrase: str) -> str:
         done = word + "d"
     elif re.search(r"[^aeiou]y$", word):
         done = word[:-1] + "ied"
-    elif word.endswith("ing"):
+    elif terms.gerund(word):
         return phrase
     else:
         done = word + "ed"

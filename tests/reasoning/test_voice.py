@@ -13,6 +13,8 @@ from egocli.reasoning import temporal, voice
     ("water the plants", "watered the plants"),
     ("watered the plants", "watered the plants"),
     ("put the keys away", "put the keys away"),
+    ("ring the bank", "rang the bank"),  # no vowel before its -ing: no -ing form
+    ("bring the bins in", "brought the bins in"),
 ])
 def test_the_past_of_what_was_done(phrase, said):
     assert voice.past(phrase) == said
