@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from egocli.reasoning import terms
+from egocli.reasoning import actions, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
@@ -51,14 +51,24 @@ def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
 
 
 def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
-    """The events less scenery: a frame description said again within the hour around `at_ms` ('a poster on
-    the wall', 'a magazine rack') is what the camera keeps seeing, not something done; all when all are."""
-    if not any(e.modality == "visual" for e in events):
+    """The events less scenery: a frame description seen again within the hour around `at_ms` ('a poster on
+    the wall', 'a magazine rack'), or a line naming no act seen three times within the half-day around it (a
+    network's name, a sign at home), is what the camera keeps seeing, not something done; all when all are."""
+    if not any(e.modality in _SEEN for e in events):
         return events
-    around = store_windows.overlapping(store, at_ms - 3_600_000, at_ms + 3_600_000, None, 2000)
-    seen = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
-    kept = [e for e in events if e.modality != "visual" or seen[e.content.strip().lower()] < 2]
+    around = [e for e in store_windows.overlapping(store, at_ms - _DAY_AROUND_MS, at_ms + _DAY_AROUND_MS, None, 5000)
+              if e.modality in _SEEN]
+    near = Counter(e.content.strip().lower() for e in around if abs(e.start_ms - at_ms) <= 3_600_000)
+    day = Counter(e.content.strip().lower() for e in around)
+    kept = [e for e in events if e.modality not in _SEEN or not (
+        (e.modality == "visual" and near[e.content.strip().lower()] >= 2)
+        or (day[e.content.strip().lower()] >= 3 and not actions.verbs_of(e.content)))]
     return kept or events
+
+
+_SEEN = ("visual", "text")
+"""Modalities of what the camera sees (scenery may repeat in them), unlike what is said or noted."""
+_DAY_AROUND_MS = 6 * 3_600_000
 
 
 def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:

@@ -1,0 +1,33 @@
+"""'What did I do after X?' names the next thing done, not what the camera keeps reading (a network's name
+seen all day), while an act done again and again stays an act (a kitchen's 'stir the pan'), on a real store."""
+
+from __future__ import annotations
+
+from egocli.core.timeutil import parse_time_ms
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2026-12-05T22:00")
+WIFI = [(f"2026-12-05T{h:02d}:{m:02d}", "text", "Wi-Fi: HomeNet_5G") for h, m in
+        [(7, 5), (9, 40), (12, 10), (15, 30), (18, 31), (20, 45)]]
+DAY = sorted([
+    *WIFI,
+    ("2026-12-05T18:30", "speech", "hello, is that Swift Locks? my back door key snapped in the lock"),
+    ("2026-12-05T18:40", "visual", "kitchen, chopping onions for a curry"),
+    ("2026-12-05T19:00", "text", "stir the pan"),
+    ("2026-12-05T19:05", "text", "stir the pan"),
+    ("2026-12-05T19:10", "text", "stir the pan"),
+    ("2026-12-05T19:12", "text", "switch off the hob"),
+])
+
+
+def test_after_an_act_comes_the_next_act_not_the_scenery(tmp_path):
+    store = day_log(tmp_path / "log.db", DAY)
+    answer = said(store, "What did I do after I rang Swift Locks?", AT)
+    assert "chopping onions" in answer and "HomeNet" not in answer
+
+
+def test_an_act_said_again_and_again_is_still_an_act(tmp_path):
+    store = day_log(tmp_path / "log.db", DAY)
+    answer = said(store, "What did I do before I switched off the hob?", AT)
+    assert "stir the pan" in answer
