@@ -28,6 +28,7 @@ class TimelineSource(Protocol):
     """What the routes need of the log (egocli.usecases.timeline.Timeline implements it)."""
 
     def day(self, day: date | None) -> dict[str, Any]: ...
+    def digest(self, day: date | None) -> dict[str, Any]: ...
     def density(self, first: date, last: date) -> dict[str, Any]: ...
     def event(self, event_id: int, context: int = 3) -> dict[str, Any]: ...
     def search(self, query: str, limit: int = 50) -> dict[str, Any]: ...
@@ -101,6 +102,14 @@ async def day(request: web.Request) -> web.Response:
     """GET /api/timeline/day?day=YYYY-MM-DD: that day's events (the newest day with events without ?day)."""
     wanted = parse_day(request.query.get("day"))
     return web.json_response(await _blocking(request.app[SOURCE].day, wanted))
+
+
+@guarded
+async def digest(request: web.Request) -> web.Response:
+    """GET /api/timeline/digest?day=YYYY-MM-DD: that day told (digest line, hours, summaries, salient events)."""
+    wanted = parse_day(request.query.get("day"))
+    return web.json_response(await _blocking(request.app[SOURCE].digest, wanted),
+                             headers={"Cache-Control": "no-store"})
 
 
 @guarded
@@ -191,6 +200,7 @@ def add_routes(app: web.Application, source: TimelineSource) -> None:
     app[SOURCE] = source
     app.router.add_get("/timeline", page)
     app.router.add_get("/api/timeline/day", day)
+    app.router.add_get("/api/timeline/digest", digest)
     app.router.add_get("/api/timeline/density", density)
     app.router.add_get("/api/timeline/event/{id}", event)
     app.router.add_get("/api/timeline/search", search)

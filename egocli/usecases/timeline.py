@@ -1,5 +1,6 @@
-"""The timeline use case: a day of the log, a month's density, one event with its neighbours, search,
-kept frames, forgetting a span, and questions through the ask core - as JSON-ready data for the page.
+"""The timeline use case: a day of the log, its digest (the diary view), a month's density, one event with
+its neighbours, search, kept frames, forgetting a span, and questions through the ask core - as JSON-ready
+data for the page.
 
 Transport lives in egocli/stream/timeline_routes.py; this module knows the store and the media folder, and
 answers questions through an injected `Answerer`, so it never loads a model itself."""
@@ -54,16 +55,29 @@ def day_bounds(day: date) -> tuple[int, int]:
     return to_ms(start), to_ms(end)
 
 
+FRAME_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+"""Kept frames the page shows, by suffix (an encrypted log's NAME.jpg.enc counts as its .jpg)."""
+
+
+def _frame_type(media_path: str | None) -> str | None:
+    """The MIME type of a kept frame in the media folder; None for no media, or a recording it names."""
+    from egocli.privacy.crypto import SUFFIX
+
+    if not media_path or Path(media_path).is_absolute():
+        return None
+    return FRAME_TYPES.get(Path(media_path.removesuffix(SUFFIX)).suffix.lower())
+
+
 def _mark(ev: Event) -> dict[str, Any]:
-    """What the axis needs of an event: compact keys, media flag."""
+    """What the axis needs of an event: compact keys, and whether it has a kept frame to show."""
     return {"id": ev.id, "s": ev.start_ms, "e": max(ev.end_ms, ev.start_ms), "m": ev.modality,
-            "t": ev.content[:200], "f": 1 if ev.media_path else 0}
+            "t": ev.content[:200], "f": 1 if _frame_type(ev.media_path) else 0}
 
 
 def _detail(ev: Event) -> dict[str, Any]:
     return {"id": ev.id, "start_ms": ev.start_ms, "end_ms": ev.end_ms, "local": format_local(ev.start_ms),
             "end_local": format_local(ev.end_ms), "modality": ev.modality, "source": ev.source,
-            "content": ev.content, "media": bool(ev.media_path), "media_offset_ms": ev.media_offset_ms,
+            "content": ev.content, "media": bool(_frame_type(ev.media_path)), "media_offset_ms": ev.media_offset_ms,
             "meta": ev.meta}
 
 
@@ -82,18 +96,28 @@ class Timeline:
             store = self._local.store = self._open()
         return store
 
+    def _day_or_newest(self, day: date | None) -> date:
+        if day is not None:
+            return day
+        newest = list(self.store().events(EventFilter(limit=1), newest_first=True))
+        return datetime.fromtimestamp(newest[0].start_ms / 1000).astimezone().date() if newest else date.today()
+
     def day(self, day: date | None) -> dict[str, Any]:
         """One local day's events (the newest day with events when None), oldest first."""
-        store = self.store()
-        if day is None:
-            newest = list(store.events(EventFilter(limit=1), newest_first=True))
-            day = datetime.fromtimestamp(newest[0].start_ms / 1000).astimezone().date() if newest else date.today()
+        store, day = self.store(), self._day_or_newest(day)
         lo, hi = day_bounds(day)
         flt = EventFilter(since_ms=lo, until_ms=hi, limit=MAX_DAY_EVENTS + 1)
         events = [_mark(ev) for ev in store.events(flt)]
         modalities = sorted({e["m"] for e in events}, key=_lane_order)
         return {"day": day.isoformat(), "start_ms": lo, "end_ms": hi, "events": events[:MAX_DAY_EVENTS],
                 "truncated": len(events) > MAX_DAY_EVENTS, "modalities": modalities}
+
+    def digest(self, day: date | None) -> dict[str, Any]:
+        """The day told (egocli.usecases.day.DayDigest as JSON): digest line, hours, their summaries and
+        salient events; the newest day with events when None."""
+        from egocli.usecases.day import day_digest
+
+        return day_digest(self.store(), self._day_or_newest(day)).to_json()
 
     def density(self, first: date, last: date) -> dict[str, Any]:
         """Events per local day from `first` to `last` inclusive (at most MAX_SPAN_DAYS days)."""
@@ -131,10 +155,7 @@ class Timeline:
         path = (self.media_dir / ev.media_path).resolve()
         if self.media_dir.resolve() not in path.parents or not path.is_file():
             raise NotFound(f"the media of event {event_id} is not in the media folder")
-        from egocli.privacy.crypto import SUFFIX
-
-        plain = path.name.removesuffix(SUFFIX)  # an encrypted log keeps frames as NAME.jpg.enc
-        kind = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}.get(Path(plain).suffix.lower())
+        kind = _frame_type(ev.media_path)  # an encrypted log keeps frames as NAME.jpg.enc
         if kind is None:
             raise NotFound(f"the media of event {event_id} is not an image")
         if not hasattr(self._local, "media_key"):

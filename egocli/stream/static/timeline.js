@@ -1,5 +1,8 @@
-// egocli timeline: one day of the log on an axis, one lane per modality; search, ask, details, forget.
-// Everything from the log is inserted as text (textContent), never as HTML.
+// egocli timeline: one day of the log told as a diary (its digest, then hour by hour its summary and salient
+// events with their text, time and kept frame), over an overview axis with one lane per modality; search,
+// ask, details, forget. Everything from the log is inserted as text (textContent), never as HTML.
+// This file: the API, shared helpers, loading a day, detail, search, ask, forget, routing. The diary is in
+// timeline.diary.js, the overview in timeline.axis.js (loaded after this one; init runs when all are).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -12,12 +15,14 @@ if (TOKEN) {
   params.delete("token");
   history.replaceState(null, "", location.pathname + (params.toString() ? "?" + params : "") + location.hash);
 }
+const LARGE_KEY = "egocli-large-text";
+if (localStorage.getItem(LARGE_KEY) === "1") document.documentElement.classList.add("large");
+
 const HOUR = 3600e3, MIN = 60e3;
-const LANE_H = 34, TOP = 22, LEFT = 64, THUMB_SPAN = 2 * HOUR;
 
 const timeline = window.timeline = {
   day: null, events: [], lanes: [], view: [0, 0], hits: new Set(), selected: null, selection: null,
-  ready: false, answer: "", citations: [], error: null, frames: new Map(),
+  ready: false, answer: "", citations: [], error: null, frames: new Map(), digest: null, digestText: "",
 };
 
 function headers(extra) {
@@ -41,10 +46,24 @@ const pad = (n) => String(n).padStart(2, "0");
 const clock = (ms) => { const d = new Date(ms); return pad(d.getHours()) + ":" + pad(d.getMinutes()); };
 const clockS = (ms) => clock(ms) + ":" + pad(new Date(ms).getSeconds());
 const isoDay = (d) => d.getFullYear() + "-" + pad(d.getMonth() + 1) + "-" + pad(d.getDate());
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const longDay = (day) => { const [y, m, d] = day.split("-").map(Number);
+  return new Date(y, m - 1, d).toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long", year: "numeric" }); };
+/** The text scale: 1, or more in large-text mode (the SVG is drawn in CSS px, so it scales by this). */
+const uiScale = () => parseFloat(getComputedStyle(document.documentElement).fontSize) / 16 || 1;
+
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
 
 async function loadDay(day, focusId) {
   status("loading…");
-  const data = await api("/api/timeline/day" + (day ? "?day=" + day : ""));
+  const [data] = await Promise.all([api("/api/timeline/day" + (day ? "?day=" + day : "")), loadDigest(day)]);
   timeline.day = data.day;
   timeline.dayStart = data.start_ms;
   timeline.dayEnd = data.end_ms;
@@ -52,8 +71,10 @@ async function loadDay(day, focusId) {
   timeline.lanes = data.modalities.length ? data.modalities : ["note"];
   timeline.view = fitView(data.events, data.start_ms, data.end_ms);
   $("daypick").value = data.day;
+  document.title = `${data.day} · egocli timeline`;
+  if (!timeline.digest || timeline.digest.day !== data.day) await loadDigest(data.day);
   const n = data.events.length;
-  status(n ? `${n} event${n === 1 ? "" : "s"}${data.truncated ? " (the densest part cut)" : ""}` : "no events this day");
+  status(n ? `${plural(n, "event")}${data.truncated ? " (the densest part cut)" : ""}` : "no events this day");
   await loadMonth(data.day);
   draw();
   if (focusId !== undefined) focusEvent(focusId);
@@ -75,79 +96,14 @@ async function loadMonth(day) {
   strip.replaceChildren();
   const max = Math.max(1, ...Object.values(data.days));
   for (const [d, n] of Object.entries(data.days)) {
-    const a = document.createElement("a");
-    a.href = "#day-" + d;
-    a.textContent = String(Number(d.slice(8)));
-    a.title = `${d}: ${n} event${n === 1 ? "" : "s"}`;
+    const a = el("a", { href: "#day-" + d, title: `${d}: ${plural(n, "event")}`,
+                        "aria-label": `${longDay(d)}: ${plural(n, "event")}` }, String(Number(d.slice(8))));
     a.dataset.count = n;
     if (n === 0) a.className = "empty";
-    else a.style.background = `rgba(47, 111, 219, ${0.15 + 0.75 * n / max})`;
-    if (d === day) a.classList.add("today");
+    else a.style.background = `rgba(26, 86, 196, ${0.12 + 0.58 * n / max})`;  // dark text stays >= 5:1
+    if (d === day) { a.classList.add("today"); a.setAttribute("aria-current", "date"); }
     strip.appendChild(a);
   }
-}
-
-function svgEl(tag, attrs, text) {
-  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-function scale() {
-  const width = $("axis").clientWidth || 800;
-  const [a, b] = timeline.view;
-  const k = (width - LEFT - 8) / Math.max(b - a, 1);
-  return { width, x: (ms) => LEFT + (ms - a) * k, t: (px) => a + (px - LEFT) / k };
-}
-
-function tickStep(span) {
-  for (const s of [MIN, 5 * MIN, 15 * MIN, 30 * MIN, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR]) if (span / s <= 12) return s;
-  return 6 * HOUR;
-}
-
-function draw() {
-  const svg = $("axis"), sc = scale(), [a, b] = timeline.view;
-  const height = TOP + timeline.lanes.length * LANE_H + 6;
-  svg.setAttribute("height", height);
-  svg.style.height = height + "px";
-  svg.replaceChildren();
-  timeline.lanes.forEach((lane, i) => {
-    svg.appendChild(svgEl("rect", { class: "lane", x: LEFT, y: TOP + i * LANE_H + 2, width: sc.width - LEFT - 8, height: LANE_H - 4 }));
-    svg.appendChild(svgEl("text", { class: "lanelabel", x: 4, y: TOP + i * LANE_H + LANE_H / 2 + 4 }, lane));
-  });
-  const step = tickStep(b - a);
-  const offset = new Date(a).getTimezoneOffset() * MIN;
-  for (let t = Math.ceil((a - offset) / step) * step + offset; t <= b; t += step) {
-    svg.appendChild(svgEl("line", { class: "tick", x1: sc.x(t), x2: sc.x(t), y1: TOP - 4, y2: height }));
-    svg.appendChild(svgEl("text", { class: "ticklabel", x: sc.x(t) + 2, y: 12 }, clock(t)));
-  }
-  const thumbs = b - a <= THUMB_SPAN;
-  for (const ev of timeline.events) {
-    if (ev.e < a || ev.s > b) continue;
-    const lane = timeline.lanes.indexOf(ev.m);
-    if (lane < 0) continue;
-    const x = sc.x(ev.s), w = Math.max(3, sc.x(ev.e) - x), y = TOP + lane * LANE_H + 6;
-    const cls = ["ev", ev.m];
-    if (timeline.hits.has(ev.id)) cls.push("hit");
-    if (timeline.selected === ev.id) cls.push("selected");
-    const rect = svgEl("rect", { class: cls.join(" "), x, y, width: w, height: LANE_H - 12, "data-id": ev.id });
-    rect.appendChild(svgEl("title", {}, `${clockS(ev.s)} ${ev.m}: ${ev.t}`));
-    svg.appendChild(rect);
-    if (thumbs && ev.f && ev.m === "visual") drawThumb(svg, ev, x, y);
-  }
-  if (timeline.selection) {
-    const [s, e] = timeline.selection;
-    svg.appendChild(svgEl("rect", { class: "sel", x: sc.x(s), y: TOP - 4, width: Math.max(1, sc.x(e) - sc.x(s)), height: height - TOP + 4 }));
-  }
-  $("span").textContent = `${clock(a)}–${clock(b)}`;
-  $("forgetbtn").disabled = !timeline.selection;
-}
-
-function drawThumb(svg, ev, x, y) {
-  const img = svgEl("image", { x, y: y - 4, width: 40, height: LANE_H - 4, "data-id": ev.id, class: "thumb" });
-  svg.appendChild(img);
-  frameUrl(ev.id).then((url) => { if (url) img.setAttribute("href", url); });
 }
 
 async function frameUrl(id) {
@@ -158,49 +114,7 @@ async function frameUrl(id) {
   return pending;
 }
 
-function zoom(factor, centre) {
-  const [a, b] = timeline.view, c = centre === undefined ? (a + b) / 2 : centre;
-  let span = Math.min(timeline.dayEnd - timeline.dayStart, Math.max(2 * MIN, (b - a) * factor));
-  let lo = c - (c - a) * span / (b - a);
-  lo = Math.max(timeline.dayStart, Math.min(lo, timeline.dayEnd - span));
-  timeline.view = [lo, lo + span];
-  draw();
-}
-
-function pan(ms) {
-  const [a, b] = timeline.view, span = b - a;
-  const lo = Math.max(timeline.dayStart, Math.min(a + ms, timeline.dayEnd - span));
-  timeline.view = [lo, lo + span];
-  draw();
-}
-
-function installAxis() {
-  const svg = $("axis");
-  let drag = null;
-  svg.addEventListener("pointerdown", (e) => {
-    const id = e.target.getAttribute && e.target.getAttribute("data-id");
-    if (id && !e.shiftKey) { timeline.keepView = true; location.hash = "event-" + id; return; }
-    const t = scale().t(e.offsetX);
-    const [a, b] = timeline.view;
-    drag = { x: e.offsetX, t, view: [a, b], k: (b - a) / Math.max(1, scale().width - LEFT - 8), select: e.shiftKey };
-    if (drag.select) timeline.selection = [t, t];
-    svg.setPointerCapture(e.pointerId);
-  });
-  svg.addEventListener("pointermove", (e) => {
-    if (!drag) return;
-    const t = scale().t(e.offsetX);
-    if (drag.select) { timeline.selection = [Math.min(drag.t, t), Math.max(drag.t, t)]; draw(); return; }
-    timeline.view = drag.view.slice();
-    pan((drag.x - e.offsetX) * drag.k);
-  });
-  svg.addEventListener("pointerup", () => {
-    if (drag && drag.select && timeline.selection && timeline.selection[1] - timeline.selection[0] < 1000) timeline.selection = null;
-    drag = null;
-    draw();
-  });
-  svg.addEventListener("wheel", (e) => { e.preventDefault(); zoom(e.deltaY > 0 ? 1.25 : 0.8, scale().t(e.offsetX)); }, { passive: false });
-  window.addEventListener("resize", draw);
-}
+// --- event detail, search, ask, forget --------------------------------------------------------------------
 
 async function focusEvent(id) {
   id = Number(id);
@@ -212,48 +126,35 @@ async function focusEvent(id) {
   timeline.selected = id;
   const keep = timeline.keepView;
   timeline.keepView = false;
-  // a link (search hit, citation, #event-ID) zooms to half an hour around the event; a click on the axis keeps the view
-  if (ev && (!keep || ev.s < timeline.view[0] || ev.s > timeline.view[1])) {
-    const span = Math.min(timeline.view[1] - timeline.view[0], 30 * MIN);
-    timeline.view = [Math.max(timeline.dayStart, ev.s - span / 2), Math.min(timeline.dayEnd, ev.s + span / 2)];
-  }
-  draw();
+  // a link (diary, search hit, citation, #event-ID) zooms to the events of the half hour around it, so their
+  // text and frames show; a click on the overview keeps the view
+  if (ev && (!keep || ev.s < timeline.view[0] || ev.s > timeline.view[1])) showBusy(ev.s - 15 * MIN, ev.s + 15 * MIN);
+  else draw();
+  markSelected();
   showDetail(detail);
+  const box = $("detail").getBoundingClientRect();  // one column (narrow or large text): the detail is below
+  if (box.top > innerHeight || box.bottom < 0) $("detailhead").scrollIntoView({ block: "start" });
 }
 
 function showDetail(detail) {
   const box = $("detail"), ev = detail.event;
   box.replaceChildren();
-  const p = (text, cls) => { const el = document.createElement("p"); el.textContent = text; if (cls) el.className = cls; box.appendChild(el); return el; };
+  const p = (text, cls) => { const node = el("p", cls ? { class: cls } : {}, text); box.appendChild(node); return node; };
   p(`${ev.local} – ${ev.end_local.slice(-8)} · ${ev.modality}${ev.source ? " · " + ev.source : ""}`, "when");
   p(ev.content, "content").id = "detailtext";
   if (ev.media) {
-    const img = document.createElement("img");
-    img.alt = "kept frame";
+    const img = el("img", { alt: `kept frame of the event at ${ev.local}` });
     box.appendChild(img);
     frameUrl(ev.id).then((url) => { if (url) img.src = url; else img.remove(); });
   }
-  const link = document.createElement("a");
-  link.href = "#event-" + ev.id;
-  link.textContent = "link to this event (#event-" + ev.id + ")";
-  box.appendChild(link);
-  if (ev.meta && Object.keys(ev.meta).length) {
-    const pre = document.createElement("pre");
-    pre.textContent = JSON.stringify(ev.meta, null, 1);
-    box.appendChild(pre);
-  }
-  const h = document.createElement("h2");
-  h.textContent = "Around it";
-  box.appendChild(h);
-  const list = document.createElement("ol");
+  box.appendChild(el("a", { href: "#event-" + ev.id }, "link to this event (#event-" + ev.id + ")"));
+  if (ev.meta && Object.keys(ev.meta).length) box.appendChild(el("pre", {}, JSON.stringify(ev.meta, null, 1)));
+  box.appendChild(el("h2", {}, "Around it"));
+  const list = el("ol");
   const all = [...detail.neighbours, ev].sort((x, y) => x.start_ms - y.start_ms || x.id - y.id);
   for (const n of all) {
-    const li = document.createElement("li");
-    li.className = "neighbour" + (n.id === ev.id ? " current" : "");
-    const a = document.createElement("a");
-    a.href = "#event-" + n.id;
-    a.textContent = `${n.local.slice(-8)} ${n.modality}: ${n.content}`;
-    li.appendChild(a);
+    const li = el("li", { class: "neighbour" + (n.id === ev.id ? " current" : "") });
+    li.appendChild(el("a", { href: "#event-" + n.id }, `${n.local.slice(-8)} ${n.modality}: ${n.content}`));
     list.appendChild(li);
   }
   box.appendChild(list);
@@ -263,11 +164,8 @@ function markText(parent, snippet) {
   // FTS snippets mark matches with [ and ]: shown as <mark>, the rest as text.
   const parts = snippet.split(/(\[[^\]]*\])/);
   for (const part of parts) {
-    if (part.startsWith("[") && part.endsWith("]")) {
-      const m = document.createElement("mark");
-      m.textContent = part.slice(1, -1);
-      parent.appendChild(m);
-    } else if (part) parent.appendChild(document.createTextNode(part));
+    if (part.startsWith("[") && part.endsWith("]")) parent.appendChild(el("mark", {}, part.slice(1, -1)));
+    else if (part) parent.appendChild(document.createTextNode(part));
   }
 }
 
@@ -279,6 +177,7 @@ function onSearch() {
 
 async function runSearch() {
   const q = $("search").value.trim(), seq = ++searchSeq;
+  $("hitshead").hidden = !q;
   if (!q) { timeline.hits = new Set(); $("hits").replaceChildren(); $("hitcount").textContent = ""; draw(); return; }
   let data;
   try { data = await api("/api/timeline/search?q=" + encodeURIComponent(q)); } catch (err) { status(err.message); return; }
@@ -287,8 +186,7 @@ async function runSearch() {
   const list = $("hits");
   list.replaceChildren();
   for (const h of data.hits) {
-    const li = document.createElement("li"), a = document.createElement("a");
-    a.href = "#event-" + h.id;
+    const li = el("li"), a = el("a", { href: "#event-" + h.id });
     a.appendChild(document.createTextNode(h.local + " "));
     markText(a, h.snippet);
     li.appendChild(a);
@@ -338,11 +236,8 @@ function onAskLine(line) {
     $("answer").textContent = line.answer;
     const list = $("citations");
     for (const c of line.citations) {
-      const li = document.createElement("li"), a = document.createElement("a");
-      a.href = "#event-" + c.event_id;
-      a.className = "citation";
-      a.textContent = `${c.time} ${c.content}`;
-      li.appendChild(a);
+      const li = el("li");
+      li.appendChild(el("a", { href: "#event-" + c.event_id, class: "citation" }, `${c.time} ${c.content}`));
       list.appendChild(li);
     }
   }
@@ -352,7 +247,7 @@ async function forgetSelection() {
   if (!timeline.selection) return;
   const [s, e] = timeline.selection.map(Math.round);
   const count = (await api("/api/timeline/forget", { since_ms: s, until_ms: e })).would_forget;
-  $("confirmtext").textContent = `Forget ${count} event${count === 1 ? "" : "s"} from ${clockS(s)} to ${clockS(e)} on ${timeline.day}?`;
+  $("confirmtext").textContent = `Forget ${plural(count, "event")} from ${clockS(s)} to ${clockS(e)} on ${timeline.day}?`;
   const dialog = $("confirm");
   dialog.returnValue = "";
   dialog.showModal();
@@ -361,14 +256,22 @@ async function forgetSelection() {
     const done = await api("/api/timeline/forget", { since_ms: s, until_ms: e, confirm: true });
     timeline.selection = null;
     timeline.frames.clear();
+    timeline.digestText = "";
     await loadDay(timeline.day);
-    status(`forgot ${done.forgotten} event${done.forgotten === 1 ? "" : "s"}`);
+    status(`forgot ${plural(done.forgotten, "event")}`);
   }, { once: true });
 }
 
 function shiftDay(n) {
   const [y, m, d] = timeline.day.split("-").map(Number);
   location.hash = "day-" + isoDay(new Date(y, m - 1, d + n));
+}
+
+function setLargeText(on) {
+  document.documentElement.classList.toggle("large", on);
+  $("largetext").setAttribute("aria-pressed", String(on));
+  localStorage.setItem(LARGE_KEY, on ? "1" : "0");
+  draw();
 }
 
 async function route() {
@@ -387,22 +290,30 @@ function init() {
   $("prev").onclick = () => shiftDay(-1);
   $("next").onclick = () => shiftDay(1);
   $("daypick").onchange = () => { if ($("daypick").value) location.hash = "day-" + $("daypick").value; };
-  $("zoomall").onclick = () => { timeline.view = [timeline.dayStart, timeline.dayEnd]; draw(); };
+  $("zoomall").onclick = wholeDay;
   $("zoomin").onclick = () => zoom(0.5);
   $("zoomout").onclick = () => zoom(2);
+  $("panleft").onclick = () => pan(-(timeline.view[1] - timeline.view[0]) / 4);
+  $("panright").onclick = () => pan((timeline.view[1] - timeline.view[0]) / 4);
   $("forgetbtn").onclick = forgetSelection;
+  $("largetext").setAttribute("aria-pressed", String(document.documentElement.classList.contains("large")));
+  $("largetext").onclick = () => setLargeText(!document.documentElement.classList.contains("large"));
   $("search").addEventListener("input", onSearch);
   $("askform").addEventListener("submit", (e) => { e.preventDefault(); const q = $("question").value.trim(); if (q) ask(q); });
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
+    if (e.target.tagName === "INPUT" || e.altKey || e.ctrlKey || e.metaKey || $("confirm").open) return;
     if (e.key === "ArrowLeft") shiftDay(-1);
     else if (e.key === "ArrowRight") shiftDay(1);
     else if (e.key === "+") zoom(0.5);
     else if (e.key === "-") zoom(2);
   });
   installAxis();
+  // summaries `egocli summarize` builds later appear: the digest is read again every minute and on coming back
+  setInterval(refreshDigest, DIGEST_POLL);
+  window.addEventListener("focus", refreshDigest);
+  document.addEventListener("visibilitychange", refreshDigest);
   window.addEventListener("hashchange", route);
   (location.hash ? loadDay(params.get("day") || "").then(route) : route());
 }
 
-init();
+document.addEventListener("DOMContentLoaded", init);
