@@ -136,7 +136,7 @@ def _plans_for(asked: Asked, span: coming.Span) -> Finding:
     line a plan: per day, the line that says most (a note first), and others that day only if they name other
     things."""
     at_ms = asked.scope.at_ms
-    flt = EventFilter(since_ms=at_ms - LOOKBACK_MS, until_ms=at_ms + 1, modalities=SPOKEN, limit=MAX_READ)
+    flt = EventFilter(since_ms=at_ms - LOOKBACK_MS, until_ms=at_ms + 1, modalities=(*SPOKEN, "visual"), limit=MAX_READ)
     by_day: dict[date, list[Event]] = {}
     for ev in asked.store.events(flt, newest_first=True):
         days = [d for d in coming.said_days(ev.content, ev.start_ms) if coming.overlaps(d, span)]
@@ -153,7 +153,7 @@ def _plans_for(asked: Asked, span: coming.Span) -> Finding:
         return Finding("planned", "Nothing planned for those days that I can see.", (),
                        f"no line said before now names a day from {span[0]} to {span[1]}")
     lines = ". ".join(f"{local_day(day)}: " + "; ".join(
-        f"{ev.content} ({_HOW.get(ev.modality, 'said')} {asked.stamp(ev.start_ms, ev.source_id)})"
+        f"{ev.content.rstrip(' .;')} ({_HOW.get(ev.modality, 'seen')} {asked.stamp(ev.start_ms, ev.source_id)})"
         for d, ev in shown if d == day) for day in dict.fromkeys(d for d, _ in shown))
     return Finding("planned", f"{lines}.", tuple(ev for _, ev in shown),
                    f"plans for {span[0]} to {span[1]}, by the days their lines name: {lines}")

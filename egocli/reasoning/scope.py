@@ -35,7 +35,9 @@ _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLO
 _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|meant|supposed)|are we \w+ing|"
                      r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
                      r"next (?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|this coming|coming up|upcoming|"
-                     r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for)\b")
+                     r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"
+                     r"(?:what is|what's|anything|is there anything) (?:on|happening|planned) (?:on |for )?(?:this )?"
+                     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
 a window of the past ('what's happening next Tuesday' is not last Tuesday)."""
 _PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"

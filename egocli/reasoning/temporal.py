@@ -125,10 +125,11 @@ class Matcher:
         if plain and _QUOTED.search(ev.content) and not terms.recall(heavy, set(terms.terms(_QUOTED.sub(" ", ev.content)))):
             return 1  # named only inside a quotation ('a message: "lunch at ours on Sunday"'): a mention, not the act
         if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text):
-            return 1  # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act
+            # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
+            return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
         if tier and act.verb is not None and _not_done(ev.content, heavy) and not _NOT.search(q.text):
-            return 1  # 'the evening compartment still closed', 'I'll take it later': the act was not done
+            return 0  # 'the evening compartment still closed', 'I'll take it later': the act was not done
         return tier
 
     def _tier(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str],
@@ -155,6 +156,9 @@ class Matcher:
 
 _QUOTED = re.compile(r"(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"|\u2018[^\u2019]+\u2019|\u201c[^\u201d]+\u201d")
 """A quotation inside an event's text: a message read, a sign, words someone said."""
+_SAYING = frozenset(terms.stem(w) for w in lexicon().words["saying"]) | \
+    frozenset(w for w, c in actions.CLASS.items() if c == "speak")
+"""Verbs of saying (stemmed), whose act a line planning something is."""
 _PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
                        r"sun)day|(?:at|to|for|until|by|from) \d{1,2}[:.]\d{2})\b", re.I)
 """A day or a clock time named in something said or read ('moved to 14:00'): what it says is planned for then."""

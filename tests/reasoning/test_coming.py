@@ -75,3 +75,14 @@ def test_a_coming_weekday_is_found_by_the_day_the_plan_names(store):
 def test_coming_days_with_nothing_said_for_them(store):
     answer = said(store, "What have I got on next month?", AT)
     assert answer.startswith("Nothing planned")
+
+
+def test_a_thing_said_for_a_coming_day_is_not_yet_done(tmp_path):
+    store = day_log(tmp_path / "log.db", [
+        ("2026-11-28T15:00", "speech", "Note to self: water the tomato plants on the balcony tomorrow morning."),
+        ("2026-11-28T15:05", "speech", "Pharmacist: your refill will be ready on Monday after ten."),
+    ])
+    at = parse_time_ms("2026-11-28T19:00")  # a Saturday
+    assert said(store, "When did I water the plants?", at).startswith("Not that I can see")
+    monday = said(store, "What's on Monday?", at)
+    assert monday.startswith("Monday 30 November") and "refill" in monday
