@@ -74,10 +74,14 @@ class BackgroundSummaries:
                 continue
             try:
                 pending = await self.services.run("answer", self.step)
-            except RuntimeError:  # the threads are shut down
-                return
             except EgoError as ex:
                 log.warning("background summary not built: %s", ex)
+                pending = False
+            except Exception as ex:  # the log locked by another writer for 30 s, ...: try again at the next look
+                if self.services.closing:
+                    return  # the threads were shut down under it
+                log.warning("background summary failed: %s: %s", type(ex).__name__, ex,
+                            exc_info=log.isEnabledFor(logging.DEBUG))
                 pending = False
 
     def step(self) -> bool:
