@@ -75,6 +75,11 @@ def load_settings(db: str | Path | None = None, home: str | Path | None = None,
     home_path = Path(home).expanduser() if home else default_home()
     config = _read_toml(home_path / "config.toml")
     model_cfg = {k: str(v) for k, v in config.get("models", {}).items() if k in ROLES}
+    llm_url = config.get("llm", {}).get("url") if isinstance(config.get("llm"), dict) else None
+    if llm_url:  # [llm] url = "http://host:port/v1": the text model is a model server's
+        if "llm" in model_cfg:
+            raise ConfigError("config.toml: [models] llm and [llm] url are both set; keep one")
+        model_cfg["llm"] = str(llm_url)
     for role in ROLES:
         env = os.environ.get(f"EGOCLI_{role.upper()}")
         if env:

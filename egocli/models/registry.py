@@ -3,8 +3,8 @@
 One typed loader per role is the entry point the rest of egocli uses (`load_llm(settings)` ->
 PrefixCachedModel, `load_embedder(settings)` -> Embedder, ...); `load(role, settings)` is for code
 that picks the role at run time. A role's setting (`settings.models[role]`, from flag >
-EGOCLI_<ROLE> > config.toml) may be 'fake', a known model name (see catalog.SPECS), or a path to a
-model file or folder.
+EGOCLI_<ROLE> > config.toml) may be 'fake', a known model name (see catalog.SPECS), a path to a
+model file or folder, or (llm, summarizer) an OpenAI-compatible server's URL (http://host:port/v1).
 """
 
 from __future__ import annotations
@@ -68,6 +68,10 @@ def resolve(role: str, settings: Settings) -> Choice:
     value = _configured(role, settings)
     if value == "fake":
         return Choice(role, "fake", "deterministic fake", None)
+    if value and value.startswith(("http://", "https://")):
+        if role not in ("llm", "summarizer"):
+            raise ModelError(f"{role}: a model server URL serves the llm and summarizer roles only ({value})")
+        return Choice(role, "openai-http", value, None, extra=value)
     if role == "narrator":
         return _narrator_choice(value, settings)
     spec = catalog.spec_for(value or _default_key(role), role)
@@ -131,6 +135,8 @@ def status(choice: Choice) -> tuple[bool, str]:
     spec = choice.spec
     if choice.backend == "fake":
         return True, "built in"
+    if choice.backend == "openai-http":
+        return True, "model server (asked on first use)"
     if spec is not None and spec.source in ("parts", "whisper-parts"):
         if _assembled_ok(spec, choice.path):
             return True, "assembled"
@@ -235,6 +241,7 @@ BACKENDS = {
     "hibari": "egocli.models.tts:load_hibari",
     "espeak-ng": "egocli.models.tts:load_espeak",
     "llama.cpp-mtmd": "egocli.models.mtmd:load_narrator",
+    "openai-http": "egocli.models.openai_http:load_text_model",
 }
 """Backend name -> 'module:function(choice, settings)' building the Protocol object."""
 
