@@ -1,7 +1,7 @@
 """The architecture holds: no import cycles, and imports only run down the layers.
 
 The graph is built from the source with ast, so imports inside functions and TYPE_CHECKING
-blocks count too: a lazy import is still a dependency. README.md ("Architecture") shows the map."""
+blocks count too: a lazy import is still a dependency. docs/architecture.md ("Architecture") shows the map."""
 
 from __future__ import annotations
 

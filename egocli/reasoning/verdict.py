@@ -1,6 +1,6 @@
 """The scorer and the model together: the per-option evidence block the model reads, and who decides.
 
-The combination (documented in the README): when the model is not used (`--no-llm`), the scorer's top
+The combination (documented in docs/ask.md): when the model is not used (`--no-llm`), the scorer's top
 option is the answer. Otherwise, when the scorer's margin is clear (top score at least CLEAR_MARGIN
 above the runner-up, relative to the top) and the top score is at least MIN_SCORE, the scorer decides
 and the model is not asked. Otherwise the model votes (with the evidence block in its context) and each
