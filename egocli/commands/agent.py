@@ -22,7 +22,8 @@ def agent(ctx: typer.Context,
           wake_phrase: str = typer.Option("hey co-pilot", "--wake-phrase", help="Spoken prefix of a question."),
           fps: float = typer.Option(1.0, "--fps", help="Camera frames considered per second."),
           asr: str = typer.Option(None, "--asr", help="ASR model override (e.g. 'fake', 'base')."),
-          llm: str = typer.Option(None, "--llm", help="LLM override for answers."),
+          llm: str = typer.Option(None, "--llm", help="LLM override for answers (a name, a GGUF path, or the "
+                                                      "machine's model server: http://127.0.0.1:8080/v1)."),
           ) -> None:
     """Join a Janus VideoRoom as its wearer's assistant; the wearer's events go to that wearer's log only.
 

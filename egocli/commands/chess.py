@@ -10,7 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, settings
+from egocli.commands.common import JSON, LLM, settings
 
 if TYPE_CHECKING:
     from egocli.chess.types import Analysis, VideoAnalysis
@@ -53,6 +53,7 @@ def analyse_cmd(
     frame_by_frame: bool = typer.Option(False, "--frame-by-frame",
                                         help="Video: read each frame on its own, even when the video starts "
                                              "from the initial position (default: follow the game's legal moves)."),
+    llm: str = LLM,
     json_: bool = JSON,
 ) -> None:
     """(default) Read a real board (photo/video) or a FEN, ask Stockfish, explain the best move.

@@ -28,7 +28,8 @@ def _remember_llm(ctx: typer.Context, _param: object, value: str | None) -> None
 
 
 LLM = typer.Option(None, "--llm", metavar="MODEL", expose_value=False, callback=_remember_llm,
-                   help="LLM to use: a name (qwen1.5b, qwen0.5b, smollm2), a GGUF path, or 'fake'.")
+                   help="LLM to use: a name (qwen1.5b, qwen0.5b, smollm2), a GGUF path, 'fake', or an "
+                        "OpenAI-compatible server's URL (http://host:port/v1; its key in EGOCLI_LLM_KEY).")
 """The one LLM override, the same on every command that runs the LLM (read back by settings())."""
 
 

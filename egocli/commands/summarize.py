@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, SINCE, UNTIL, open_store, settings, time_ms
+from egocli.commands.common import JSON, LLM, SINCE, UNTIL, open_store, settings, time_ms
 from egocli.core.errors import ModelError, UsageError
 from egocli.core.timeutil import format_local
 
@@ -23,7 +23,7 @@ def summarize(ctx: typer.Context, since: str = SINCE, until: str = UNTIL,
               extractive: bool = typer.Option(False, "--extractive",
                                               help="No model: keep the most frequent lines (fast, for huge logs)."),
               no_embed: bool = typer.Option(False, "--no-embed", help="Do not embed events for retrieval."),
-              json_: bool = JSON) -> None:
+              llm: str = LLM, json_: bool = JSON) -> None:
     """Build missing or stale hour/day/week summaries (only chunks whose events changed).
 
     \b
