@@ -54,6 +54,8 @@ def past(phrase: str) -> str:
         done = word[:-1] + "ied"
     elif terms.gerund(word):
         return phrase
+    elif re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", word):  # one syllable ending vowel-consonant: 'flip' -> 'flipped'
+        done = word + word[-1] + "ed"
     else:
         done = word + "ed"
     return f"{done} {rest}".strip()

@@ -15,6 +15,11 @@ from egocli.reasoning import temporal, voice
     ("put the keys away", "put the keys away"),
     ("ring the bank", "rang the bank"),  # no vowel before its -ing: no -ing form
     ("bring the bins in", "brought the bins in"),
+    ("flip the sausage", "flipped the sausage"),  # one syllable ending vowel-consonant doubles it
+    ("chop the onion", "chopped the onion"),
+    ("open the window", "opened the window"),
+    ("visit Gran", "visited Gran"),
+    ("fix the tap", "fixed the tap"),
 ])
 def test_the_past_of_what_was_done(phrase, said):
     assert voice.past(phrase) == said
