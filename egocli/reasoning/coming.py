@@ -40,7 +40,7 @@ _SHORT_DAY = r"(" + "|".join(sorted({d[:3] for d in _WEEKDAYS} | {"tues", "thur"
                                     reverse=True)) + r")\.?"
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _WEEKDAY = re.compile(r"\b(next|this coming|this past|this|on|coming|last)?\s*\b" + _FULL_DAY + r"\b" + _DOM +
-                      r"\b(\s+(?:last week|gone|just gone|before last|that was|was|were|we had|i had))?")
+                      r"\b(\s+(?:" + "|".join(sorted(_TIME["past_after"], key=len, reverse=True)) + r"))?")
 """A weekday, its lead word and day of the month; 'last Tuesday', 'on Tuesday last week' name past days."""
 _SHORT = re.compile(r"\b" + _SHORT_DAY + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:\s+" + _MONTH + r")?")
 _DATE = re.compile(r"(?<![\d:.])\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b|\b" + _MONTH +
