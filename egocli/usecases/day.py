@@ -29,13 +29,15 @@ Its shape (stable; fields are only ever added):
             "modality": "speech", "content": "Okay, lunch is done. ...", "media": false}]}]
     }
 
-`media` says the event names a kept frame (`/api/media/<id>` on the timeline page, `log show` in the CLI).
+`media` says the event names a kept frame (`/api/timeline/media/<id>` on the timeline page, `log show`);
+a recording an event names (speech from a video) is no frame.
 A day with no events is an empty digest (events 0, hours []), not an error.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from datetime import date, datetime
 from typing import Any
 
@@ -212,7 +214,7 @@ def _counts(events: list[Event]) -> dict[str, int]:
 
 
 def _moment(ev: Event) -> Moment:
-    return Moment(ev.id, ev.start_ms, ev.end_ms, ev.modality, ev.content, bool(ev.media_path))
+    return Moment(ev.id, ev.start_ms, ev.end_ms, ev.modality, ev.content, bool(frame_type(ev.media_path)))
 
 
 def parse_day(text: str, now: datetime | None = None) -> date:
@@ -238,3 +240,16 @@ def log_days(store: Store) -> tuple[date, date] | None:
     if first is None or last is None:
         return None
     return local(first.start_ms).date(), local(last.start_ms).date()
+
+
+FRAME_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
+"""Kept frames, by suffix (an encrypted log's NAME.jpg.enc counts as its .jpg)."""
+
+
+def frame_type(media_path: str | None) -> str | None:
+    """The MIME type of a kept frame in the media folder; None for no media, or a recording it names."""
+    from egocli.privacy.crypto import SUFFIX
+
+    if not media_path or Path(media_path).is_absolute():
+        return None
+    return FRAME_TYPES.get(Path(media_path.removesuffix(SUFFIX)).suffix.lower())

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from egocli.usecases import logbook
+from egocli.usecases.day import day_digest, frame_type
 from egocli.core.config import Settings
 from egocli.core.errors import InputError, NotFound
 from egocli.models.base import Embedder, PrefixCachedModel
@@ -55,29 +56,16 @@ def day_bounds(day: date) -> tuple[int, int]:
     return to_ms(start), to_ms(end)
 
 
-FRAME_TYPES = {".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".png": "image/png"}
-"""Kept frames the page shows, by suffix (an encrypted log's NAME.jpg.enc counts as its .jpg)."""
-
-
-def _frame_type(media_path: str | None) -> str | None:
-    """The MIME type of a kept frame in the media folder; None for no media, or a recording it names."""
-    from egocli.privacy.crypto import SUFFIX
-
-    if not media_path or Path(media_path).is_absolute():
-        return None
-    return FRAME_TYPES.get(Path(media_path.removesuffix(SUFFIX)).suffix.lower())
-
-
 def _mark(ev: Event) -> dict[str, Any]:
     """What the axis needs of an event: compact keys, and whether it has a kept frame to show."""
     return {"id": ev.id, "s": ev.start_ms, "e": max(ev.end_ms, ev.start_ms), "m": ev.modality,
-            "t": ev.content[:200], "f": 1 if _frame_type(ev.media_path) else 0}
+            "t": ev.content[:200], "f": 1 if frame_type(ev.media_path) else 0}
 
 
 def _detail(ev: Event) -> dict[str, Any]:
     return {"id": ev.id, "start_ms": ev.start_ms, "end_ms": ev.end_ms, "local": format_local(ev.start_ms),
             "end_local": format_local(ev.end_ms), "modality": ev.modality, "source": ev.source,
-            "content": ev.content, "media": bool(_frame_type(ev.media_path)), "media_offset_ms": ev.media_offset_ms,
+            "content": ev.content, "media": bool(frame_type(ev.media_path)), "media_offset_ms": ev.media_offset_ms,
             "meta": ev.meta}
 
 
@@ -115,8 +103,6 @@ class Timeline:
     def digest(self, day: date | None) -> dict[str, Any]:
         """The day told (egocli.usecases.day.DayDigest as JSON): digest line, hours, their summaries and
         salient events; the newest day with events when None."""
-        from egocli.usecases.day import day_digest
-
         return day_digest(self.store(), self._day_or_newest(day)).to_json()
 
     def density(self, first: date, last: date) -> dict[str, Any]:
@@ -155,7 +141,7 @@ class Timeline:
         path = (self.media_dir / ev.media_path).resolve()
         if self.media_dir.resolve() not in path.parents or not path.is_file():
             raise NotFound(f"the media of event {event_id} is not in the media folder")
-        kind = _frame_type(ev.media_path)  # an encrypted log keeps frames as NAME.jpg.enc
+        kind = frame_type(ev.media_path)  # an encrypted log keeps frames as NAME.jpg.enc
         if kind is None:
             raise NotFound(f"the media of event {event_id} is not an image")
         if not hasattr(self._local, "media_key"):

@@ -141,3 +141,11 @@ def test_a_day_that_cannot_be_read_is_a_usage_error(text, message):
 def test_the_log_days_run_from_the_first_event_to_the_latest(afternoon, store):
     assert log_days(afternoon) == (DAY, date(2026, 11, 29))
     assert log_days(Store.open(None)) is None
+
+
+def test_a_recording_an_event_names_is_no_kept_frame(store: Store) -> None:
+    add(store, [(at(10, 0), "speech", "Remember, the house keys are in the blue bowl")], media="/home/me/glasses.mp4")
+    add(store, [(at(10, 1), "text", "PHARMACY Open 9-18")], media="frames/0001.jpg.enc")
+    hours = day_digest(store, DAY).to_json()["hours"]
+    media = {e["content"]: e["media"] for h in hours for e in h["salient"]}
+    assert media == {"Remember, the house keys are in the blue bowl": False, "PHARMACY Open 9-18": True}
