@@ -75,3 +75,19 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
             if _is(ev, want.kind) and (not want.sender or want.sender in words(sender(ev, want.kind))):
                 found[ev.id] = ev
     return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+
+
+MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]
+"""Nouns that name a kind of event rather than its content ('my first note' is the oldest note)."""
+
+
+def of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
+    """The events of the modality (or the kind: 'emails') a phrase names, oldest first, inside the scope; None
+    for other phrases."""
+    modality = MODALITY_NOUNS.get(phrase.strip())
+    if modality is None:
+        return events(store, scope, phrase)
+    spans = scope.windows or ((None, scope.at_ms + 1),)
+    found = {ev.id: ev for lo, hi in spans
+             for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}
+    return sorted(found.values(), key=lambda ev: (ev.start_ms, ev.id))

@@ -208,7 +208,7 @@ def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher,
     """The events about a phrase (a kind of event when it names one: 'my first note'; the arrivals or the
     departures when it asks about one: 'get home', 'leave the pub')."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
-    found = _of_modality(asked.store, asked.scope, phrase)
+    found = kinds.of_modality(asked.store, asked.scope, phrase)
     if found is None:
         found = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False)) or None  # no arrival seen: the words of the phrase, as said
     return matcher, found if found is not None else matcher.matches(phrase, verb_first)
@@ -268,11 +268,15 @@ def _did(edge: str, phrase: str, when: str, content: str) -> str:
 
 
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'How many times did I X?': its occurrences."""
+    """'How many times did I X?': its occurrences ('how many appointments': the visits to places of that kind)."""
     matcher, found = _found(asked, plan.action)
-    if not found:
+    if places := visits.of_kind(plan.action):
+        groups = visits.kind_visits(places, lambda place: matcher.matches(place, verb_first=False))
+    else:
+        groups = visits.closed(_times(matcher, found, plan.action)) if found else []
+    if not groups:
         return nothing(matcher, "count", plan.action, asked.stamp)
-    return _count(visits.closed(_times(matcher, found, plan.action)), plan.action, asked.stamp)
+    return _count(groups, plan.action, asked.stamp)
 
 
 def duration(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -380,21 +384,3 @@ def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:
             f"{stamp(parts[0][0], first.source_id)} to {stamp(parts[-1][1], parts[-1][2].source_id)}.")
     return Finding("duration", text, (first,), f"no event names {phrase}; recordings of that time: "
                    f"{say_duration(total)} in all")
-
-
-MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]
-"""Nouns that name a kind of event rather than its content ('my first note' is the oldest note)."""
-
-
-def _of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
-    """The events of the modality (or the kind: 'emails') a phrase names, oldest first, inside the scope; None
-    for other phrases."""
-    from egocli.store import EventFilter
-
-    modality = MODALITY_NOUNS.get(phrase.strip())
-    if modality is None:
-        return kinds.events(store, scope, phrase)
-    spans = scope.windows or ((None, scope.at_ms + 1),)
-    found = {ev.id: ev for lo, hi in spans
-             for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}
-    return sorted(found.values(), key=lambda ev: (ev.start_ms, ev.id))

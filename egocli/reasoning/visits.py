@@ -211,6 +211,29 @@ def stay(asked: Asked, place: str, find: Find) -> Visit | None:
     return closed[-1] if closed else None
 
 
+def of_kind(phrase: str) -> tuple[str, ...]:
+    """The places a phrase's kind-of-place noun takes in ('have appointments': doctor, dentist, ...), else ()."""
+    return next((_PLACES[t] for t in terms.terms(phrase) if t in _PLACES), ())
+
+
+def kind_visits(places: tuple[str, ...], find: Find) -> list[list[Event]]:
+    """The visits to any of the places, one a stretch of their mentions in which one of them was seen (a frame
+    or a sign read: being there, not the call that booked it)."""
+    mentions = sorted({e.id: e for place in places for e in find(place)}.values(), key=lambda e: (e.start_ms, e.id))
+    groups: list[list[Event]] = []
+    for ev in mentions:
+        if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
+            groups[-1].append(ev)
+        else:
+            groups.append([ev])
+    return [g for g in groups if any(e.modality in ("visual", "text") for e in g)]
+
+
+_PLACES = {terms.terms(kind)[0]: tuple(p.replace("_", " ") for p in places.split())
+           for kind, places in lexicon().kinds["places"].items()}
+"""A kind of place (stemmed) -> the places it takes in."""
+
+
 def closed(occasions: list[list[Event]]) -> list[list[Event]]:
     """Occurrences of an occasion with each departure from it joined to the one it ends ('meeting room 3,
     stand-up' ... 'leaving meeting room 3 after the stand-up' is one meeting, not two)."""
