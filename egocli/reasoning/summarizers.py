@@ -142,4 +142,16 @@ class ExtractiveSummarizer:
             return len(set(_WORD.findall(text.lower()))) / (int(m.group(1)) if m else 1)
 
         top = set(sorted(texts, key=says, reverse=True)[: self.keep])
-        return "; ".join(t[: self.width] for t in texts if t in top)
+        return "; ".join(clip(t, self.width) for t in texts if t in top)
+
+
+def clip(text: str, width: int) -> str:
+    """A line of at most `width` characters, cut at a word with '…' when longer; its closing stop dropped (the
+    lines are joined by '; ')."""
+    text = text.strip().rstrip(".;")
+    if len(text) <= width:
+        return text
+    cut = text[: width - 1]
+    if text[width - 1] != " " and " " in cut:  # the last word runs on: leave it out
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:.") + "…"

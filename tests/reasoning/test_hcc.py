@@ -61,3 +61,14 @@ def test_a_partial_range_is_not_mistaken_for_stale(store):
     build_log(store, days=2)
     list(hcc.build(store, hcc.ExtractiveSummarizer()))
     assert hcc.plan(store, AT - 5 * 3_600_000, AT - 3_600_000) == []
+
+
+def test_the_extractive_summary_cuts_lines_at_a_word() -> None:
+    from egocli.reasoning.summarizers import clip
+
+    line = "Putting the house keys in the blue bowl on the shelf by the door, next to the umbrella stand."
+    assert clip(line, 40) == "Putting the house keys in the blue bowl…"
+    assert clip("Lights off.", 40) == "Lights off"
+    summary = hcc.ExtractiveSummarizer(width=30).summarize(["Watering can filled at the kitchen sink, then left.",
+                                                            "Lights off."], "an hour")
+    assert summary == "Watering can filled at the…; Lights off"
