@@ -46,3 +46,10 @@ $(STAMP): pyproject.toml scripts/llama-wheel.sh | $(BIN)/python
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache
+
+# llama.cpp's own llama-server for this CPU, from the llama.cpp the llama-cpp-python sdist vendors (same pin),
+# cached in ~/.cache/egocli (~10 min on 2 cores, once); `egocli models serve` runs it for a machine's agents.
+# Not part of install: the tests that need it build it on first use (tests/llamaserver.py).
+.PHONY: llama-server
+llama-server: | $(BIN)/python
+	bash scripts/llama-server.sh $(BIN)/pip

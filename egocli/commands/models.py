@@ -1,4 +1,5 @@
-"""`egocli models list|check`: see which local models each role uses, and check they run."""
+"""`egocli models list|check|serve`: see which local models each role uses, check they run, serve the text
+model to every agent of a machine (llama-server)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import typer
 
 from egocli.cli import ui
-from egocli.commands.common import JSON, JSONL, output_format, settings
+from egocli.commands.common import JSON, JSONL, LLM, output_format, settings
 from egocli.core.config import ROLES
 from egocli.core.errors import EgoError, UsageError
 
@@ -68,13 +69,14 @@ def list_models(ctx: typer.Context, json_: bool = JSON, jsonl: bool = JSONL) -> 
 
 def check_models(ctx: typer.Context,
                  roles: list[str] = typer.Argument(None, help=f"Roles to check (default: all): {', '.join(ROLES)}."),
-                 json_: bool = JSON) -> None:
+                 llm: str = LLM, json_: bool = JSON) -> None:
     """Load each model, run a tiny real task, print load time and speed; exit 1 if any role failed.
 
     \b
     Examples:
       egocli models check
       egocli models check llm embedder --json
+      egocli models check llm --llm http://127.0.0.1:8080/v1
     """
     from egocli.models.check import check
 
@@ -99,6 +101,47 @@ def check_models(ctx: typer.Context,
                        + "; ".join(r.error for r in failed) + ")")
 
 
+def serve_model(ctx: typer.Context,
+                model: str = typer.Option(None, "--model", help="GGUF to serve: a name (qwen1.5b, qwen0.5b, smollm2) "
+                                                               "or a path (default: the configured or packaged llm)."),
+                host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+                port: int = typer.Option(8080, "--port", help="TCP port."),
+                slots: int = typer.Option(4, "--slots", help="Parallel slots (answers written at once)."),
+                context: int = typer.Option(4096, "--context", help="Tokens per slot."),
+                threads: int = typer.Option(None, "--threads", help="Generation threads (default: half the cores)."),
+                print_command: bool = typer.Option(False, "--print-command", help="Print the command line; run nothing."),
+                ) -> None:
+    """Run llama.cpp's llama-server with the text model, for every agent of this machine: parallel slots,
+    continuous batching, prompt caching. Agents use it with `[llm] url = "http://127.0.0.1:PORT/v1"`.
+
+    \b
+    Examples:
+      egocli models serve --slots 4 --threads 2
+      egocli models serve --print-command
+    """
+    import os
+    import shlex
+
+    from egocli.core import bounds
+    from egocli.models import llamaserver
+
+    for value, name in ((slots, "--slots"), (context, "--context"), (port, "--port")):
+        bounds.count(value, name, 1)
+    if threads is not None:
+        bounds.count(threads, "--threads", 1)
+    binary = llamaserver.require_binary()
+    with assembly_progress() as progress:  # the packaged model is assembled from its parts once
+        plan = llamaserver.plan(settings(ctx), model, progress("llm"), host=host, port=port, slots=slots,
+                                context=context, threads=threads or llamaserver.default_threads())
+    argv = plan.argv(binary)
+    if print_command:
+        ui.emit_text(shlex.join(argv))
+        return
+    ui.status(f"llama-server: {plan.model.name}, {plan.slots} slots x {plan.context} tokens, {plan.threads} "
+              f"threads; agents: [llm] url = \"{plan.url}\"")
+    os.execv(argv[0], argv)
+
+
 def _line(result: Any) -> str:
     if result.status == "ok":
         return f"{result.role}: ok ({result.load_s:.2f} s load; {result.speed})"
@@ -111,4 +154,5 @@ def register(app: typer.Typer) -> None:
                         no_args_is_help=True)
     group.command("list", short_help="Each role's backend, model, file, size and licence.")(list_models)
     group.command("check", short_help="Load and run each model; exit 1 if any role failed.")(check_models)
+    group.command("serve", short_help="Run llama-server with the text model for this machine's agents.")(serve_model)
     app.add_typer(group, name="models", short_help="Local models: what each role uses; check that they run.")
