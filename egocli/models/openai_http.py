@@ -18,8 +18,10 @@ import logging
 import os
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from egocli.core.errors import ConfigError, ModelError
@@ -51,6 +53,7 @@ class OpenAIHttpModel(PrefixCachedModel):
 
     def __init__(self, endpoint: Endpoint, context_size: int = 4096, model: str | None = None) -> None:
         self.wire, self.role = Wire(endpoint), endpoint.role
+        self._quick = Wire(replace(endpoint, timeout_s=min(2.0, endpoint.timeout_s), connect_s=1.0))
         self.endpoint = endpoint
         props = self._props()
         self.llama_server = props is not None
@@ -79,16 +82,22 @@ class OpenAIHttpModel(PrefixCachedModel):
 
     # ---- what the server is ------------------------------------------
     def _props(self) -> dict[str, Any] | None:
-        """llama-server's /props, or None for a server that has none (a 404 or a reply of another shape)."""
-        try:
-            props = self.wire.get(self.endpoint.root + "/props")
-        except HttpStatusError as ex:
-            if ex.status in (401, 403, 503):
-                raise
-            return None
-        except AlienReply:
-            return None
-        return props if isinstance(props, dict) and "default_generation_settings" in props else None
+        """llama-server's /props, or None for a server that has none (a 404 or a reply of another shape).
+        A server still loading its model (HTTP 503) is waited for, up to the endpoint's timeout."""
+        deadline = time.monotonic() + self.endpoint.timeout_s
+        while True:
+            try:
+                props = self.wire.get(self.endpoint.root + "/props")
+            except HttpStatusError as ex:
+                if ex.status == 503 and time.monotonic() < deadline:
+                    time.sleep(0.5)
+                    continue
+                if ex.status in (401, 403, 503):
+                    raise
+                return None
+            except AlienReply:
+                return None
+            return props if isinstance(props, dict) and "default_generation_settings" in props else None
 
     def _first_model(self) -> str:
         listing = self.wire.get(self.endpoint.api + "/models")
@@ -167,18 +176,23 @@ class OpenAIHttpModel(PrefixCachedModel):
             raise self.wire.alien(self.endpoint.root + "/apply-template", "no prompt")
         return prompt
 
-    def _tokenize(self, text: str, special: bool = False) -> list[int]:
-        reply = self.wire.post(self.endpoint.root + "/tokenize",
-                               {"content": text, "add_special": special, "parse_special": True})
+    def _tokenize(self, text: str, special: bool = False, wire: Wire | None = None) -> list[int]:
+        reply = (wire or self.wire).post(self.endpoint.root + "/tokenize",
+                                         {"content": text, "add_special": special, "parse_special": True})
         tokens = reply.get("tokens") if isinstance(reply, dict) else None
         if not isinstance(tokens, list):
             raise self.wire.alien(self.endpoint.root + "/tokenize", "no tokens")
         return [int(t) for t in tokens]
 
     def count_tokens(self, text: str) -> int:
-        """Tokens text takes: the server's tokenizer (llama-server), else an estimate."""
+        """Tokens text takes: the server's tokenizer (llama-server), else an estimate. Never raises: it is
+        asked on the log writer's thread (the live window sizes each new line), which must go on storing
+        events while the server is down or busy; then it waits at most 2 s and estimates."""
         if self.llama_server:
-            return len(self._tokenize(text))
+            try:
+                return len(self._tokenize(text, wire=self._quick))
+            except ModelError as ex:
+                log.debug("token count estimated: %s", ex)
         return max(len(_TOKEN.findall(text)), len(text.encode("utf-8")) // 4)
 
     def count_chat_tokens(self, messages: Sequence[Message]) -> int:

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import threading
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -295,3 +296,24 @@ def test_ask_with_the_server_down_prints_one_error_line_and_exits_1(tmp_path):
         f"Error: llm: the model server at http://127.0.0.1:{port}/v1 refused the connection: nothing listens "
         "there (start it with `egocli models serve`, or fix --llm / [llm] url)")
     assert Path(db).exists()
+
+
+def test_a_server_still_loading_its_model_is_waited_for_then_a_dead_one_named(fake_server):
+    started = time.monotonic()
+
+    async def props(request: web.Request) -> web.Response:
+        if time.monotonic() - started < 1.0:
+            return web.json_response({"error": {"code": 503, "message": "Loading model",
+                                                "type": "unavailable_error"}}, status=503)
+        return web.json_response({"default_generation_settings": {"n_ctx": 1024}, "total_slots": 1,
+                                  "model_path": "/m/small.gguf"})
+
+    async def tokenize(request: web.Request) -> web.Response:
+        return web.json_response({"tokens": []})
+
+    server = fake_server({"/props": props, "/tokenize": tokenize})
+    model = _model(server, timeout_s=10)
+    assert model.llama_server and model.name == "small" and time.monotonic() - started >= 1.0
+    with pytest.raises(ModelError, match=r"is not ready \(HTTP 503: Loading model\); is it still loading"):
+        started = time.monotonic() + 3600  # loading for ever: given up after the timeout
+        _model(server, timeout_s=0.6)
