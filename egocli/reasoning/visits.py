@@ -126,12 +126,7 @@ Find = Callable[[str], list[Event]]
 def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     """The visits to a place in the question's scope, in time order."""
     mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
-    groups: list[list[Event]] = []
-    for ev in mentions:
-        if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
-            groups[-1].append(ev)
-        else:
-            groups.append([ev])
+    groups = _stretches(mentions)
     out: dict[int | None, Visit] = {}
     for group in groups:
         visit = _visit(asked, group, {e.id for e in mentions})
@@ -220,13 +215,18 @@ def kind_visits(places: tuple[str, ...], find: Find) -> list[list[Event]]:
     """The visits to any of the places, one a stretch of their mentions in which one of them was seen (a frame
     or a sign read: being there, not the call that booked it)."""
     mentions = sorted({e.id: e for place in places for e in find(place)}.values(), key=lambda e: (e.start_ms, e.id))
+    return [g for g in _stretches(mentions) if any(e.modality in ("visual", "text") for e in g)]
+
+
+def _stretches(mentions: list[Event]) -> list[list[Event]]:
+    """Mentions in time order cut where MENTION_GAP_MS passes without one."""
     groups: list[list[Event]] = []
     for ev in mentions:
         if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
             groups[-1].append(ev)
         else:
             groups.append([ev])
-    return [g for g in groups if any(e.modality in ("visual", "text") for e in g)]
+    return groups
 
 
 _PLACES = {terms.terms(kind)[0]: tuple(p.replace("_", " ") for p in places.split())
