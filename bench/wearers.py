@@ -2,6 +2,7 @@
 with one direct WebRTC client: end of utterance (push-to-talk released) -> first answer audio.
 
     python bench/wearers.py --n 1,2,4,8 [--questions 5] [--fake] [--repack off] [--no-serve]
+    python bench/wearers.py --n 1,2,4 --layout both --no-serve     # own models vs one shared llama-server
 
 Each wearer streams a real clip at 15 fps (640x360) and asks jfk.wav's first sentence (4.3 s of
 speech) by push-to-talk, released as the speech ends; the wearers' questions are spread evenly over one question's
@@ -11,6 +12,10 @@ camera frames sent / received by its agent / described, and its agent's PSS and 
 One uncounted warm-up question per wearer comes first. Janus, the agents and serve run in a
 scratch folder (their logs, any core dump), removed afterwards unless --keep or something failed.
 Models come from the usual configuration (EGOCLI_LLM, ...); --fake checks the harness only.
+--layout shared (or both) also runs each N with one llama-server for the machine (`egocli models serve`,
+a slot per prompt, --server-threads) and every agent's text model pointed at it, perception threads sized
+to the cores left (bench/shared_server.py), then summarises both layouts: p50/p95 per wearer, memory per
+wearer (its agent plus its share of the server), the largest N with p50 < 2 s and < 4 s.
 Timing figures are meant to be taken with the machine otherwise idle."""
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench import shared_server
+from egocli.models.llamaserver import default_threads
 from egocli.stream.client import Feed, RtcClient
 from egocli.stream.janus_client import JanusGlasses
 from egocli.stream.janus_local import LocalJanus, free_port
@@ -301,6 +308,19 @@ def run_janus(scratch: Scratch, n: int, plan: Plan) -> list[Result]:
     return results
 
 
+def run_shared(scratch: Scratch, n: int, plan: Plan, port: int, args: argparse.Namespace,
+               memory: dict[str, tuple[float, float]]) -> list[Result]:
+    """One llama-server for the machine (its URL already in the agents' config.toml), then run_janus."""
+    model = args.server_model or ("smollm2" if args.fake else None)
+    server = scratch.spawn("llama-server", *shared_server.serve_args(port, n, args.server_threads, model))
+    shared_server.wait_ready(port, server)
+    results = run_janus(scratch, n, plan)
+    for res in results:
+        res.setup = f"shared N={n}"
+    memory[f"janus N={n} shared"] = memory_mib(server.pid)
+    return results
+
+
 def run_serve(scratch: Scratch, plan: Plan) -> list[Result]:
     """`egocli serve` in the scratch folder with one direct WebRTC client."""
     port = free_port()
@@ -363,10 +383,10 @@ def report(by_setup: dict[str, list[Result]], questions: int) -> None:
     for results in by_setup.values():
         for res in results:
             print(row(res))
-    fine = [int(name.split("=")[1]) for name, results in by_setup.items()
-            if name.startswith("janus") and keeps_up(results, questions)]
+    own = {name: results for name, results in by_setup.items() if name.startswith("janus") and "shared" not in name}
+    fine = [int(name.split("=")[1]) for name, results in own.items() if keeps_up(results, questions)]
     print(f"largest N with every wearer answered {questions}/{questions} and p50 < {P50_LIMIT_S:.0f} s: "
-          f"{max(fine) if fine else 'none'} (of {', '.join(n.split('=')[1] for n in by_setup if n.startswith('janus'))})")
+          f"{max(fine) if fine else 'none'} (of {', '.join(n.split('=')[1] for n in own) or 'none run'})")
 
 
 def main() -> None:
@@ -379,6 +399,12 @@ def main() -> None:
     parser.add_argument("--repack", choices=("on", "off"), default="on",
                         help="llama.cpp weight repacking in the agents ([llm] repack)")
     parser.add_argument("--no-serve", action="store_true", help="skip egocli serve with one direct client")
+    parser.add_argument("--layout", choices=("own", "shared", "both"), default="own",
+                        help="each agent loads its own models, or all share one llama-server, or both in turn")
+    parser.add_argument("--server-threads", type=int, default=default_threads(),
+                        help="llama-server's threads (shared layout; default half the cores, at least 2; the "
+                             "agents' perception gets the rest)")
+    parser.add_argument("--server-model", help="model the shared server runs (default: the packaged llm)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     parser.add_argument("--verbose", action="store_true", help="debug logs from the agents and serve")
     args = parser.parse_args()
@@ -390,8 +416,10 @@ def main() -> None:
            **({"WEARERS_VERBOSE": "1"} if args.verbose else {})}
     plan = Plan(clip(), camera(), args.questions, args.answer_timeout)
     base = Path(tempfile.mkdtemp(prefix="egocli-wearers-"))
-    by_setup, problems = run_all(base, env, counts, plan, args)
+    by_setup, problems, memory = run_all(base, env, counts, plan, args)
     report(by_setup, args.questions)
+    if args.layout != "own":
+        print("\n".join(shared_server.summary(by_setup, memory, args.questions)))
     for problem in problems:
         print(f"problem: {problem}")
     if args.keep or problems or any(r.error for rs in by_setup.values() for r in rs):
@@ -400,20 +428,31 @@ def main() -> None:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def run_all(base: Path, env: dict[str, str], counts: list[int], plan: Plan,
-            args: argparse.Namespace) -> tuple[dict[str, list[Result]], list[str]]:
-    """serve (unless --no-serve), then Janus with each N; results per setup and every problem."""
-    setups: list[tuple[str, Any]] = [] if args.no_serve else [("serve", lambda s: run_serve(s, plan))]
-    setups += [(f"janus N={n}", lambda s, n=n: run_janus(s, n, plan)) for n in counts]
+def run_all(base: Path, env: dict[str, str], counts: list[int], plan: Plan, args: argparse.Namespace
+            ) -> tuple[dict[str, list[Result]], list[str], dict[str, tuple[float, float]]]:
+    """serve (unless --no-serve), then Janus with each N (own models, a shared server, or both); results per
+    setup, every problem, and the shared servers' memory."""
+    config = f"[llm]\nrepack = {'true' if args.repack == 'on' else 'false'}\n"
+    memory: dict[str, tuple[float, float]] = {}
+    setups: list[tuple[str, Any, str, dict[str, str]]] = [] if args.no_serve else [
+        ("serve", lambda s: run_serve(s, plan), config, env)]
+    shared_env = {k: v for k, v in env.items() if k not in ("EGOCLI_LLM", "EGOCLI_SUMMARIZER")}
+    for n in counts:
+        if args.layout in ("own", "both"):
+            setups.append((f"janus N={n}", lambda s, n=n: run_janus(s, n, plan), config, env))
+        if args.layout in ("shared", "both"):
+            port = free_port()
+            url_config = shared_server.agent_config(config, f"http://127.0.0.1:{port}/v1", args.server_threads, n)
+            setups.append((f"janus N={n} shared", lambda s, n=n, port=port: run_shared(s, n, plan, port, args, memory),
+                           url_config, shared_env))
     by_setup: dict[str, list[Result]] = {}
     problems: list[str] = []
-    config = f"[llm]\nrepack = {'true' if args.repack == 'on' else 'false'}\n"
-    for name, go in setups:
-        results, trouble = run_setup(base, name.replace(" ", "-").replace("=", ""), env, config, go)
+    for name, go, text, setup_env in setups:
+        results, trouble = run_setup(base, name.replace(" ", "-").replace("=", ""), setup_env, text, go)
         by_setup[name] = results
         problems += [f"{name}: {t}" for t in trouble]
         print("\n".join(row(r) for r in results), file=sys.stderr, flush=True)
-    return by_setup, problems
+    return by_setup, problems, memory
 
 
 if __name__ == "__main__":

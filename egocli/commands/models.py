@@ -108,7 +108,7 @@ def serve_model(ctx: typer.Context,
                 port: int = typer.Option(8080, "--port", help="TCP port."),
                 slots: int = typer.Option(4, "--slots", help="Parallel slots (answers written at once)."),
                 context: int = typer.Option(4096, "--context", help="Tokens per slot."),
-                threads: int = typer.Option(None, "--threads", help="Generation threads (default: half the cores)."),
+                threads: int = typer.Option(None, "--threads", help="Threads (default: half the cores, at least 2)."),
                 print_command: bool = typer.Option(False, "--print-command", help="Print the command line; run nothing."),
                 ) -> None:
     """Run llama.cpp's llama-server with the text model, for every agent of this machine: parallel slots,

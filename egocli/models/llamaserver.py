@@ -115,9 +115,16 @@ class ServerPlan:
 
 
 def default_threads(cores: int | None = None) -> int:
-    """Generation threads for a machine's server: half the cores (at least one); the other half describes
-    the wearers' frames and recognises their speech (each agent's [asr]/[ocr] threads = 1 there)."""
-    return max(1, (cores or os.cpu_count() or 2) // 2)
+    """Threads for a machine's server: half the cores, at least two (on two cores, both: an answer is what
+    a wearer waits for); the cores left are the agents' perception (see perception_threads)."""
+    cores = cores or os.cpu_count() or 2
+    return min(cores, max(2, cores // 2))
+
+
+def perception_threads(server_threads: int, agents: int, cores: int | None = None) -> int:
+    """Threads for each agent's speech recognition and OCR beside the server: the cores it leaves, shared
+    by the agents (at least one each)."""
+    return max(1, ((cores or os.cpu_count() or 2) - server_threads) // max(1, agents))
 
 
 def plan(settings: Settings, model: str | None = None, progress: Callable[[int, int], None] | None = None,
