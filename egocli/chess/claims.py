@@ -6,7 +6,7 @@ slots of SLOTS, and the check that decides it; adding a form touches CLAIM_FORMS
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -17,6 +17,10 @@ if TYPE_CHECKING:
     from egocli.chess.facts import Threat
     from egocli.chess.types import EngineLine
 
+STOP = (r"(?<![\w-])(?:O-O|[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h]x[a-h][1-8]|[a-h][1-8][+#=])"
+        r"|\b(?i:white|black|plays|play|playing)\b")
+"""What a `gap` or a `link` never passes: a move, a side's name (a new subject), or a verb of playing (what
+follows it is a move, also a bare pawn move such as 'plays g6')."""
 SLOTS = {
     "move": r"(?<![\w-])(?P<{n}>O-O(?:-O)?[+#]?|[KQRBN][a-h]?[1-8]?x?[a-h][1-8][+#]?|[a-h]x[a-h][1-8](?:=[QRBN])?"
             r"[+#]?|[a-h][1-8](?:=[QRBN][+#]?|[+#]))(?![\w=])",
@@ -24,27 +28,45 @@ SLOTS = {
     "spot": r"(?<![\w-])(?P<{n}>O-O(?:-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=[QRBN])?)[+#]?(?![\w=])",
     "piece": r"(?i:(?:(?P<{n}_color>white|black)(?:'s)?\s+)?(?P<{n}>king|queen|rook|bishop|knight|pawn)s?)",
     "side": r"(?i:(?P<{n}>kingside|queenside|king's side|queen's side|king side|queen side))",
-    "gap": r"[^.;:!?]*?",
+    "gap": r"(?:(?!{stop})[^.;:!?])*?",
+    "link": r"(?:(?!{stop})[^.!?])*?\b(?i:it|which)\s+(?:(?:(?!{stop})[^.!?;:])*?\band\s+)?",
     "color": r"(?i:(?P<{n}>white|black))",
 }
 """Slot name -> regex; `{n}` is the group name, so one form may use a slot twice (piece, piece2). A bare
-square ('g6') is a square, also when it is a pawn's move: `spot` is a move or a square."""
+square ('g6') is a square, also when it is a pawn's move: `spot` is a move or a square. What follows a move
+is said of the nearest move before it, until a new subject: a `gap` stays inside one clause ('Black threatens
+Rxd4, so White plays Nb5+, which gives check': the check is Nb5+'s; 'Rc8, then White mates with Qxc8#': the
+mate is not Rc8's), a `link` reaches across commas, colons and semicolons to a pronoun ('it', 'which', and
+what is joined to it by 'and') that stands for that move ('Rxe3+, the rook from e5 to e3: it gives check';
+'g6, which stops the mate and attacks the queen on h5')."""
 
 CLAIM_FORMS: tuple[tuple[str, str, str], ...] = (
     ("attack", r"{piece} on {square}(?:,[^,]*,)? (?i:attacks|attacking|threatens|hits|targets) (?:the |your |a )?"
                r"{piece2} on {square2}", "attacks"),
     ("attack", r"{piece} on {square} (?i:attacks|attacking|threatens|hits|targets) {square2}", "attacks"),
-    ("attack", r"{move} (?i:attacks|threatens|hits|targets) (?:the |a )?{piece2} on {square2}", "move_attacks"),
+    ("attack", r"{move}(?: |{link}|{gap}\b(?=\w+ing\b))(?i:attacks|threatens|hits|targets|attacking|threatening|"
+               r"hitting|targeting) (?:the |a )?{piece2} on {square2}", "move_attacks"),
     ("defend", r"{piece} on {square} (?i:defends|protects|guards|covers) (?:the )?{piece2} on {square2}",
      "defends"),
-    ("defend", r"{move} (?i:defends|protects|guards|covers) (?:the )?{piece2} on {square2}", "move_defends"),
-    ("hanging", r"{piece} on {square} (?i:is |are |was )?(?i:hanging|undefended|unprotected|loose|en prise)",
-     "hanging"),
+    ("defend", r"{move}(?: |{link}|{gap}\b(?=\w+ing\b))(?i:defends|protects|guards|covers|defending|protecting|"
+               r"guarding|covering) (?:the )?{piece2} on {square2}", "move_defends"),
+    ("hanging", r"{piece} on {square}(?: and (?:the )?(?:{piece2} on )?{square2})? (?i:is |are |was |)"
+                r"(?i:(?:attacked|left) and |)(?i:hanging|undefended|unprotected|loose|en prise)", "hanging"),
     ("hanging", r"(?i:hanging|undefended|unprotected|loose) {piece} on {square}", "hanging"),
-    ("check", r"{move}{gap}\b(?i:gives|is|with|delivers) (?:a )?(?i:check)\b", "move_checks"),
-    ("mate", r"{move}{gap}\b(?i:mates|is mate|is checkmate|checkmates|delivers (?:check)?mate)\b", "move_mates"),
+    ("check", r"{move}(?:{gap}\b(?i:gives|giving|is|with|delivers|delivering)|{link}(?i:gives|is|delivers)) "
+              r"(?:a )?(?i:check)\b", "move_checks"),
+    ("mate", r"{move}(?:{gap}\b(?i:mates|mating|checkmates|checkmating|is (?:check)?mate|(?:delivers|delivering) "
+             r"(?:check)?mate)|{link}(?i:mates|checkmates|is (?:check)?mate|delivers (?:check)?mate))\b", "move_mates"),
+    ("mate", r"(?i:\b(?:check)?mates?)(?:\s+[a-z]+){0,2}?\s+(?i:with|by) {move}", "move_mates"),
+    ("check", r"(?i:\bchecks?)(?:\s+[a-z]+){0,2}?\s+(?i:with|by) {move}", "move_checks"),
+    ("stops", r"{move}(?: |{link}|{gap}\b(?=\w+ing\b))(?i:stops|prevents|parries|blocks|stopping|preventing|"
+              r"parrying|blocking) (?:the |a |that )?(?i:mate|checkmate|mating threat)\b", "stops_mate"),
     ("threat", r"(?i:threat(?:ens|ening)? (?:of )?(?:to )?(?:check)?mate)", "mate_threat"),
-    ("threat", r"(?i:threat(?:ens|ening)?)(?: (?i:to play|with))? {move}", "threat_move"),
+    ("threat", r"{color}(?:'s)? (?i:threat(?:ens|ening)?|is threatening)\s+(?:[a-z]+\s+){0,3}?{move}", "side_threat"),
+    ("threat", r"(?i:threat(?:ens|ening)?)\s+(?:[a-z]+\s+){0,3}?{move}", "threat_move"),
+    ("mover", r"{color}(?:'s (?i:best move is|best is|move is)|(?:(?!\b(?i:white|black)\b)[^.;:!?])*?\b"
+              r"(?i:plays|should play|can play|must play|answers|replies|responds|moves|goes|takes))(?: (?i:with))? "
+              r"{spot}", "played_by"),
     ("side", r"{spot}{gap}\b(?i:on|to|towards|of) the {side}", "side"),
     ("side", r"{side}{gap}{spot}", "side"),
     ("in check", r"{color}(?:'s)?(?i: king)? (?i:is|are|was) (?i:in |now in |)(?i:check)\b", "in_check"),
@@ -194,12 +216,51 @@ def _move_mates(ctx: Context, m: Match) -> bool:
     return any(a.is_checkmate() for _, a, _ in _after(ctx, m["move"]))
 
 
+def _stops_mate(ctx: Context, m: Match) -> bool:
+    """A move stops a mate where it is played: before it the opponent threatened a mate in one (had it the
+    move), after it the opponent has none."""
+    import chess
+
+    def mates(board: chess.Board) -> bool:
+        return any(board.is_checkmate() for _ in _each_reply(board))
+
+    def threatened(board: chess.Board) -> bool:
+        if board.is_check():
+            return False
+        passed = board.copy(stack=False)
+        passed.push(chess.Move.null())
+        return mates(passed)
+
+    return any(threatened(b) and not mates(a) for b, a, _ in _after(ctx, m["move"]))
+
+
+def _each_reply(board: chess.Board) -> Iterator[None]:
+    """Push each legal move in turn (the board stands after it at each step), then undo it."""
+    for move in list(board.legal_moves):
+        board.push(move)
+        yield None
+        board.pop()
+
+
 def _mate_threat(ctx: Context, m: Match) -> bool:
     return bool(ctx.threat_mates) or any(line.mate is not None for line in ctx.lines[:1])
 
 
 def _threat_move(ctx: Context, m: Match) -> bool:
     return (m["move"] or "").rstrip("+#") in {s.rstrip("+#") for s in ctx.threat_moves}
+
+
+def _side_threat(ctx: Context, m: Match) -> bool:
+    """A side threatens a move: the side not to move (the threat is what it could do if the side to move
+    passed), and the move is one of its threats."""
+    return ((m["color"] or "").lower() == "white") != ctx.board.turn and _threat_move(ctx, m)
+
+
+def _played_by(ctx: Context, m: Match) -> bool:
+    """A side plays a move: the move is meant somewhere (the position, a line, the threat) with that side to
+    move (its check or mate sign is the `move` form's)."""
+    color = (m["color"] or "").lower() == "white"
+    return any(before.turn == color for before, _, _ in _after(ctx, m["spot"]))
 
 
 def _side_of(square: int, side: str | None) -> bool:
@@ -223,6 +284,13 @@ def _side(ctx: Context, m: Match) -> bool:
 
 
 def _hanging(ctx: Context, m: Match) -> bool:
+    """A piece (or two: 'the pawns on h5 and a2', 'the rook on a8 and the pawn on a7') attacked and undefended
+    in a position spoken of."""
+    if m.get("square2"):
+        second = {"piece": m.get("piece2") or m["piece"], "piece_color": m.get("piece2_color") or m["piece_color"],
+                  "square": m["square2"]}
+        if not _hanging(ctx, second):
+            return False
     sq = _sq(m["square"])
     return any(_piece_fits(b, m, "piece") and b.attackers(not (b.color_at(sq) or False), sq)
                and not b.attackers(b.color_at(sq) or False, sq) for b in ctx.boards)
@@ -303,10 +371,10 @@ def _square(ctx: Context, m: Match) -> bool:
 CHECKS: dict[str, Callable[[Context, Match], bool]] = {
     "placed": _placed, "attacks": _attacks, "defends": _defends, "move_attacks": _move_attacks,
     "move_defends": _move_defends, "move_checks": _move_checks, "move_mates": _move_mates,
-    "mate_threat": _mate_threat, "threat_move": _threat_move, "side": _side, "hanging": _hanging,
+    "stops_mate": _stops_mate, "mate_threat": _mate_threat, "threat_move": _threat_move,
+    "side_threat": _side_threat, "played_by": _played_by, "side": _side, "hanging": _hanging,
     "in_check": _in_check, "mated": _mated, "outcome": _outcome, "advantage": _advantage, "pinned": _pinned,
-    "fork": _fork, "pin": _pin, "move": _move,
-    "square": _square,
+    "fork": _fork, "pin": _pin, "move": _move, "square": _square,
 }
 
 
@@ -318,7 +386,7 @@ def compiled() -> list[tuple[str, re.Pattern[str], str]]:
         def fill(slot: re.Match[str]) -> str:
             name = slot.group(1)
             base = name.rstrip("0123456789")
-            return SLOTS[base].replace("{n}", name) if base != "gap" else SLOTS["gap"]
+            return SLOTS[base].replace("{n}", name).replace("{stop}", STOP)
         out.append((form, re.compile(re.sub(r"\{(\w+)\}", fill, pattern)), check))
     return out
 

@@ -164,15 +164,14 @@ def move_facts(board: chess.Board, line: EngineLine, threat_before: Threat) -> l
             does.append("it takes the checking piece")
         else:
             does.append("it blocks the check")
-    if threat_before.mates:
-        if not mates_in_one(after):
-            does.append(f"it stops the mate {threat_before.mates[0]}")
     if after.is_check():
         does.append("it gives check")
     attacked = [s for s in after.attacks(move.to_square) if (p := after.piece_at(s)) and p.color != me
                 and p.piece_type != chess.KING and VALUES[p.piece_type] >= VALUES.get(piece.piece_type if piece else 1, 1)]
     if attacked and not does[-1:] == ["it gives check"]:
         does.append("it attacks the " + " and the ".join(piece_on(after, s) for s in attacked[:2]))
+    if threat_before.mates and not mates_in_one(after):  # last: what follows a move is said of the nearest one
+        does.append(f"it stops the mate {threat_before.mates[0]}")
     left = [s for s in hanging(after, me) if s not in hanging(board, me) and s != move.to_square]
     text = what + (": " + ", and ".join(does) if does else "") + "."
     facts = [Fact("best", text)]

@@ -51,3 +51,45 @@ def test_the_forms_are_one_declared_table() -> None:
     forms = {form for form, _, _ in CLAIM_FORMS}
     assert forms >= {"placed", "attack", "defend", "check", "mate", "threat", "side", "hanging", "move", "square",
                      "fork", "pin", "in check", "outcome"}
+
+
+MATE_IN_2 = "6k1/3K1ppp/r3p2P/8/P1rbb3/6Q1/8/8 w - - 1 48"
+"""Lichess puzzle UZc8R after Black's move: White mates with Qb8+ Rc8 Qxc8#; Black threatens Raxa4."""
+QB8 = [EngineLine(san=["Qb8+", "Rc8", "Qxc8#"], uci=["g3b8", "c4c8", "b8c8"], cp=None, mate=2, expected=1.0)]
+
+
+def test_a_move_or_a_threat_said_of_a_side_must_be_that_sides() -> None:
+    """The model's sentence on this puzzle (hand-read, December 2026): both sides wrong, every move legal for
+    someone, and the checker passed it."""
+    ctx = ctx_for(MATE_IN_2, QB8)
+    assert false_claims("White threatens check with Qb8+, so Black plays Qb8+.", ctx) == [
+        "White threatens check with Qb8+ (threat)", "Black plays Qb8+ (mover)"]
+    assert false_claims("Black threatens Raxa4, so White plays Qb8+ and Black answers Rc8.", ctx) == []
+
+
+def test_what_follows_a_move_is_said_of_the_nearest_move() -> None:
+    ctx = ctx_for(MATE_IN_2, QB8)
+    said = "Black threatens Raxa4, so White plays Qb8+, which gives check."  # the check is Qb8+'s, not Raxa4's
+    assert false_claims(said, ctx) == []
+    assert false_claims("White plays Qb8+, the queen from g3 to b8: it is checkmate.", ctx) == [
+        "Qb8+, the queen from g3 to b8: it is checkmate (mate)"]
+    assert false_claims("White mates at once with Qb8+.", ctx) == ["mates at once with Qb8+ (mate)"]
+    assert false_claims("White plays Qb8+, giving check, then Black answers Rc8 and White mates with Qxc8#.",
+                        ctx) == []
+
+
+def test_a_move_said_to_stop_the_mate_must_stop_it() -> None:
+    ctx = ctx_for(QH5, G6)
+    assert false_claims("Black plays Bc5, which stops the mate.", ctx) == ["Bc5, which stops the mate (stops)"]
+    assert false_claims("Black plays Nge7, stopping the mate.", ctx) == ["Nge7, stopping the mate (stops)"]
+    assert false_claims("White threatens mate with Qxf7#, so Black plays g6, which stops the mate and attacks "
+                        "the queen on h5.", ctx) == []
+
+
+def test_two_pieces_said_to_hang_must_both_hang() -> None:
+    board = "6k1/pp2p1P1/3pq2n/2r4P/3Q4/2P2R2/P2K4/8 w - - 1 32"  # puzzle y4WX4: Rc5 hits h5, Qe6 hits a2
+    ctx = ctx_for(board, [EngineLine(san=["Rf8+", "Kh7", "Rh8#"], uci=["f3f8", "g8h7", "f8h8"], cp=None, mate=2,
+                                     expected=1.0)])
+    assert false_claims("The pawns on h5 and a2 are attacked and undefended.", ctx) == []
+    assert false_claims("The pawn on h5 and the pawn on c3 are attacked and undefended.", ctx) == [
+        "pawn on h5 and the pawn on c3 are attacked and undefended (hanging)"]

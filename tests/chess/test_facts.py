@@ -20,8 +20,8 @@ def test_the_mate_threat_is_found_and_said_first() -> None:
     facts = position_facts(board, G6)
     assert facts[0].kind == "threat" and facts[0].text == "White threatens mate with Qxf7#."
     best = next(f for f in facts if f.kind == "best")
-    assert best.text == ("Black's best move is g6, the pawn from g7 to g6: it stops the mate Qxf7#, "
-                         "and it attacks the queen on h5.")
+    assert best.text == ("Black's best move is g6, the pawn from g7 to g6: it attacks the queen on h5, "
+                         "and it stops the mate Qxf7#.")  # the mate last: 'it' after a move is that move
 
 
 def test_a_hanging_piece_and_no_threat_while_in_check() -> None:
