@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from egocli.chess.types import EngineLine
 from egocli.core.errors import ModelError
 
+LOG = logging.getLogger(__name__)
 DEBIAN_PATH = "/usr/games/stockfish"
 if TYPE_CHECKING:
     import chess
@@ -74,10 +77,14 @@ class UciEngine:
 
         if board.is_game_over():
             return []
+        started = time.perf_counter()
         try:
             infos = self._engine.analyse(board, chess.engine.Limit(time=seconds), multipv=multipv, root_moves=only)
         except chess.engine.EngineError as ex:
             raise ModelError(f"stockfish failed: {ex}") from ex
+        first = infos[0] if infos else {}
+        LOG.debug("engine split: engine_s %.3f multipv %d limit_s %.2f depth %s nodes %s",
+                  time.perf_counter() - started, multipv, seconds, first.get("depth"), first.get("nodes"))
         return [_line(board, info) for info in infos if info.get("pv")]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 
-from egocli.chess.coach import explain, validate
+from egocli.chess.coach import MAX_TOKENS, PROMPT_FACTS, SYSTEM, explain, validate
 from egocli.chess.types import EngineLine
 from egocli.models.fake import ScriptedModel
 
@@ -57,3 +57,23 @@ def test_a_true_phrasing_is_kept_with_its_claims_counted() -> None:
     said = "White threatens mate with Qxf7#. Black plays g6 on the kingside, attacking the queen on h5."
     result = explain(chess.Board(QH5), G6, ScriptedModel(said), attempts=1)
     assert result.source == "llm" and result.text == said and result.claims >= 6 and result.false == []
+
+
+def test_the_model_reads_a_short_prompt_past_its_primed_system_turn() -> None:
+    """Speed (issue 32.4): the fixed system turn with its examples is primed (kept on disk by the real model),
+    and the user turn carries the context and at most PROMPT_FACTS facts, not the evaluation's long sentence."""
+    model = ScriptedModel("White threatens mate with Qxf7#, so Black plays g6, which stops the mate.")
+    result = explain(chess.Board(QH5), G6, model, attempts=1)
+    user = model.prompts[0][1]["content"]
+    assert model.primed == [SYSTEM] and model.prompts[0][0]["content"] == SYSTEM
+    assert user.count("\n- ") <= PROMPT_FACTS and "expected score" not in user and "main line: g6 Qf3 Nf6" in user
+    assert model.fresh[0] < 80  # the tokens evaluated past the primed turn (108 before, with the evaluation)
+    assert result.source == "llm" and result.split["generated_tokens"] > 0 and "prompt_s" in result.split
+
+
+def test_the_answer_ends_at_its_line_and_drops_a_sentence_the_token_cap_cut() -> None:
+    first = "White threatens mate with Qxf7#, so Black plays g6, which stops the mate."
+    runaway = ScriptedModel(first + "\nThen " + "more " * 2 * MAX_TOKENS)
+    assert explain(chess.Board(QH5), G6, runaway, attempts=1).text == first
+    cut = ScriptedModel(first + " Then the queen " + "goes on " * MAX_TOKENS)  # no sentence end before the cap
+    assert explain(chess.Board(QH5), G6, cut, attempts=1).text == first

@@ -13,7 +13,7 @@ import chess
 import pytest
 
 from egocli.chess.claims import context, false_claims
-from egocli.chess.engine import UciEngine
+from egocli.chess.types import EngineLine
 from egocli.chess.facts import threat
 from tests import console
 
@@ -52,8 +52,8 @@ def test_the_real_models_explanation_has_only_true_claims() -> None:
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
     board = chess.Board(QH5)
-    with UciEngine() as engine:
-        lines = engine.analyse(board, 3, 0.5)
+    lines = [EngineLine(san=line["san"], uci=line["uci"], cp=line["cp"], mate=line["mate"],
+                        expected=line["expected_score"] / 100) for line in data["lines"]]  # the lines it spoke of
     text = data["explanation"]
     assert false_claims(text, context(board, lines, threat(board), set())) == []
     assert "Qxf7" in text and "g6" in text and "queenside" not in text
