@@ -91,7 +91,7 @@ def afternoon(tmp_path_factory):
 @pytest.mark.parametrize("question", [
     ["What did the pharmacist say about my refill?"],
     ["What did Tom ask me?"],
-    ["What was my mood when I left the cafe?", "-c", "happy", "-c", "worried", "-c", "bored"],  # five votes
+    ["Which drink did I order at the cafe?", "-c", "an alcoholic drink", "-c", "a cold drink", "-c", "a hot drink"],
 ])
 def test_ask_through_the_server_answers_as_the_in_process_model(own_server, afternoon, question):
     db, env = afternoon
@@ -107,7 +107,10 @@ def test_ask_through_the_server_answers_as_the_in_process_model(own_server, afte
     assert served["output_tokens"] > 0 and local["output_tokens"] > 0, served  # the model wrote part of it
     assert served["decided_by"] == local["decided_by"]
     assert served["answer"] == local["answer"] and served["letter"] == local["letter"], (local, served)
-    assert [v["letter"] for v in served["votes"]] == [v["letter"] for v in local["votes"]]  # the grammar's votes
+    # the five votes (a grammar of letters each; 4 to 1 here): llama.cpp is not bit-identical across batch splits
+    # (a prefix reused from a slot, or restored from disk in process), so a near tie may flip one vote, not two
+    votes = [(v["letter"], w["letter"]) for v, w in zip(served["votes"], local["votes"], strict=True)]
+    assert all(a in "ABC" for a, _ in votes) and sum(a != b for a, b in votes) <= 1, votes
     assert [c["event_id"] for c in served["citations"]] == [c["event_id"] for c in local["citations"]]
 
 
