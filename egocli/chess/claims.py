@@ -46,6 +46,8 @@ CLAIM_FORMS: tuple[tuple[str, str, str], ...] = (
     ("attack", r"{piece} on {square} (?i:attacks|attacking|threatens|hits|targets) {square2}", "attacks"),
     ("attack", r"{move}(?: |{link}|{gap}\b(?=\w+ing\b))(?i:attacks|threatens|hits|targets|attacking|threatening|"
                r"hitting|targeting) (?:the |a )?{piece2} on {square2}", "move_attacks"),
+    ("attack", r"{move},? (?i:against|at|on|hitting|taking|winning|to win) (?:the |an? )?(?:(?i:undefended|hanging|"
+               r"loose|unprotected) )?{piece2} on {square2}", "move_targets"),
     ("defend", r"{piece} on {square} (?i:defends|protects|guards|covers) (?:the )?{piece2} on {square2}",
      "defends"),
     ("defend", r"{move}(?: |{link}|{gap}\b(?=\w+ing\b))(?i:defends|protects|guards|covers|defending|protecting|"
@@ -201,6 +203,13 @@ def _after(ctx: Context, san: str | None) -> list[tuple[chess.Board, chess.Board
 def _move_attacks(ctx: Context, m: Match) -> bool:
     return any(_sq(m["square2"]) in a.attacks(mv.to_square) and _piece_fits(a, m, "piece2")
                and a.color_at(_sq(m["square2"])) != b.turn for b, a, mv in _after(ctx, m["move"]))
+
+
+def _move_targets(ctx: Context, m: Match) -> bool:
+    """A move aimed at a piece ('Nxb4 against the pawn on b3'): it takes that piece or attacks it after."""
+    sq = _sq(m["square2"])
+    return any((mv.to_square == sq and _piece_fits(b, m, "piece2")) or
+               (sq in a.attacks(mv.to_square) and _piece_fits(a, m, "piece2")) for b, a, mv in _after(ctx, m["move"]))
 
 
 def _move_defends(ctx: Context, m: Match) -> bool:
@@ -370,6 +379,7 @@ def _square(ctx: Context, m: Match) -> bool:
 
 CHECKS: dict[str, Callable[[Context, Match], bool]] = {
     "placed": _placed, "attacks": _attacks, "defends": _defends, "move_attacks": _move_attacks,
+    "move_targets": _move_targets,
     "move_defends": _move_defends, "move_checks": _move_checks, "move_mates": _move_mates,
     "stops_mate": _stops_mate, "mate_threat": _mate_threat, "threat_move": _threat_move,
     "side_threat": _side_threat, "played_by": _played_by, "side": _side, "hanging": _hanging,

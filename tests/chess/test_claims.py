@@ -93,3 +93,13 @@ def test_two_pieces_said_to_hang_must_both_hang() -> None:
     assert false_claims("The pawns on h5 and a2 are attacked and undefended.", ctx) == []
     assert false_claims("The pawn on h5 and the pawn on c3 are attacked and undefended.", ctx) == [
         "pawn on h5 and the pawn on c3 are attacked and undefended (hanging)"]
+
+
+def test_a_move_said_to_be_against_a_piece_must_take_or_attack_it() -> None:
+    """The model's sentence on puzzle IcFmo (December 2026): Nxb4 takes on b4 and does not reach b3."""
+    ctx = ctx_for("7k/7p/2p2p2/1p6/pr6/1P1NBPP1/P6K/8 b - - 1 37",
+                  [EngineLine(san=["axb3", "Nxb4", "b2"], uci=["a4b3", "d3b4", "b3b2"], cp=700, mate=None,
+                              expected=1.0)])
+    assert false_claims("White threatens Nxb4 against the undefended pawn on b3, so Black plays axb3.", ctx) == [
+        "Nxb4 against the undefended pawn on b3 (attack)"]
+    assert false_claims("White threatens Nxb4, taking the rook on b4.", ctx) == []
