@@ -6,13 +6,13 @@ import ctypes
 import hashlib
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from egocli.core.errors import ConfigError, ModelError
+from egocli.models.pieces import PieceTokens
 from egocli.models.base import Message, PrefixCachedModel
 from egocli.models.quiet import load_quietly
 
@@ -52,7 +52,8 @@ class LlamaCppModel(PrefixCachedModel):
             raise ModelError(f"{role}: cannot load model {path}: corrupt or not a GGUF file") from ex
         self.context_size = int(self._llm.n_ctx())
         self._lock = threading.RLock()
-        self._pieces: OrderedDict[str, list[int]] = OrderedDict()
+        self._pieces = PieceTokens(
+            lambda piece: self._llm.tokenize(piece.encode("utf-8"), add_bos=False, special=True))
         self.kv_dir = kv_dir
         """Where `prime_system` keeps evaluated system turns between processes (None: not kept)."""
         self._turns: dict[str, str | None] = {}
@@ -85,26 +86,10 @@ class LlamaCppModel(PrefixCachedModel):
                 raise ModelError(f"{self.role}: {ex}") from ex
 
     def prompt_tokens(self, pieces: Sequence[str]) -> list[int]:
-        """Token ids of a prompt given as text pieces, each tokenized on its own.
-
-        A prompt that grows by appending pieces therefore keeps exactly the tokens of its shorter
-        self (tokenizing the joined text could merge across the seam), which is what lets
-        `warm` and `stream` reuse llama.cpp's KV cache."""
-        out: list[int] = []
+        """Token ids of a prompt given as text pieces, each tokenized on its own (models/pieces.py: so that
+        `warm` and `stream` reuse llama.cpp's KV cache)."""
         bos = self._llm.token_bos()
-        if bos >= 0 and self._llm._model.add_bos_token():
-            out.append(bos)
-        for piece in pieces:
-            ids = self._pieces.get(piece)
-            if ids is None:
-                ids = self._llm.tokenize(piece.encode("utf-8"), add_bos=False, special=True)
-                self._pieces[piece] = ids
-                if len(self._pieces) > 4096:
-                    self._pieces.popitem(last=False)
-            else:
-                self._pieces.move_to_end(piece)
-            out.extend(ids)
-        return out
+        return self._pieces.ids(pieces, [bos] if bos >= 0 and self._llm._model.add_bos_token() else [])
 
     def cached_tokens(self, pieces: Sequence[str]) -> int:
         """How many leading tokens of the prompt are already evaluated in the KV cache."""

@@ -19,12 +19,12 @@ import os
 import re
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from egocli.core.errors import ConfigError, ModelError
+from egocli.models.pieces import PieceTokens
 from egocli.models.base import Message, PrefixCachedModel
 from egocli.models.openai_wire import DONE, AlienReply, Endpoint, HttpStatusError, Wire, parse_url
 
@@ -76,7 +76,7 @@ class OpenAIHttpModel(PrefixCachedModel):
         self.last_timings: dict[str, Any] = {}
         """llama-server's timings of the last completion (cache_n: prompt tokens reused, prompt_n: evaluated)."""
         self._lock = threading.Lock()
-        self._pieces: OrderedDict[str, list[int]] = OrderedDict()
+        self._pieces = PieceTokens(self._tokenize)
         self._warmed: list[int] = []
         self._turns: dict[str, str] = {}
 
@@ -202,18 +202,7 @@ class OpenAIHttpModel(PrefixCachedModel):
     def prompt_tokens(self, pieces: Sequence[str]) -> list[int]:
         """Token ids of a prompt given as pieces, each tokenized on its own (as LlamaCppModel does: a prompt
         that grows by pieces keeps the tokens of its shorter self, so the server's cache stays valid)."""
-        out = list(self._bos)
-        for piece in pieces:
-            ids = self._pieces.get(piece)
-            if ids is None:
-                ids = self._tokenize(piece)
-                self._pieces[piece] = ids
-                if len(self._pieces) > 4096:
-                    self._pieces.popitem(last=False)
-            else:
-                self._pieces.move_to_end(piece)
-            out.extend(ids)
-        return out
+        return self._pieces.ids(pieces, self._bos)
 
     # ---- the server's KV cache ----------------------------------------
     def warm(self, pieces: Sequence[str], limit: int | None = None) -> int:
