@@ -54,3 +54,12 @@ async def message(client: object, match: Callable[[dict], bool], timeout: float,
     inbox: list[dict] = getattr(client, "inbox")
     return await until(lambda: next((m for m in inbox if match(m)), None), timeout, what,
                        seen=lambda: inbox_types(client))
+
+
+def page_until(driver: object, script: str, timeout: float,
+               status: str = "return document.getElementById('status').textContent") -> object:
+    """The first truthy value of a script run in a browser page (selenium), polled; the failure shows what
+    the page's status line said."""
+    run = getattr(driver, "execute_script")
+    return wait_until(lambda: run(script), timeout, f"page never satisfied: {script}", seen=lambda: run(status),
+                      poll_s=0.2)

@@ -11,7 +11,6 @@ import asyncio
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 from egocli.store import Store
 from egocli.usecases.day import day_digest
 from tests import console
+from tests.waiting import page_until
 
 REPO = Path(__file__).resolve().parents[2]
 DAY = date(2026, 11, 28)
@@ -96,22 +96,11 @@ def page(served, tmp_path: Path):
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": VIEWPORT[0], "height": VIEWPORT[1], "deviceScaleFactor": 1, "mobile": False})
         driver.get(served[0])
-        _poll(driver, "return window.timeline && timeline.ready && timeline.digest !== null", 60)
-        _poll(driver, "return [...document.querySelectorAll('.moment img')].every(i => i.src && i.complete)", 20)
+        page_until(driver, "return window.timeline && timeline.ready && timeline.digest !== null", 60)
+        page_until(driver, "return [...document.querySelectorAll('.moment img')].every(i => i.src && i.complete)", 20)
         yield driver
     finally:
         driver.quit()
-
-
-def _poll(driver, script: str, timeout: float):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.2)
-    shown = driver.execute_script("return document.getElementById('status').textContent")
-    raise AssertionError(f"timed out waiting for: {script}; status: {shown}")
 
 
 def _text(driver) -> str:
@@ -145,7 +134,7 @@ def test_the_whole_day_shows_the_digest_and_every_salient_event_without_a_click(
     assert page.execute_script("return document.getElementById('detailtext')") is None
     link = next(a for a in page.find_elements("css selector", ".moment a") if "Pharmacist" in a.text)
     link.click()
-    _poll(page, "const d = document.getElementById('detailtext'); return d && d.textContent", 10)
+    page_until(page, "const d = document.getElementById('detailtext'); return d && d.textContent", 10)
     assert page.find_element("id", "detailtext").text.startswith("Pharmacist: your refill of metformin")
 
 
@@ -179,12 +168,12 @@ def test_closer_in_the_overview_shows_the_events_text_and_their_frames(page) -> 
     assert page.find_elements("css selector", "#axis image.thumb") == [], "no frame strip over the whole day"
     hours = page.find_elements("css selector", ".hour h3 button")
     hours[0].click()  # 10:00-11:00: the recording, its three signs and what was said
-    _poll(page, "return [...document.querySelectorAll('#axis image.thumb')]"
+    page_until(page, "return [...document.querySelectorAll('#axis image.thumb')]"
                 ".filter(i => i.getAttribute('href')).length === 3", 10)
     labels = [el.text for el in page.find_elements("css selector", "#axis .evlabel")]
     assert "BUS 12 City Centre" in labels and any(t.startswith("Remember, the house keys") for t in labels), labels
     hours[1].click()  # 13:00-14:00: one event every few minutes
-    _poll(page, "return timeline.view[0] > 0 && document.querySelectorAll('#axis .evlabel').length > 3", 10)
+    page_until(page, "return timeline.view[0] > 0 && document.querySelectorAll('#axis .evlabel').length > 3", 10)
     labels = [el.text for el in page.find_elements("css selector", "#axis .evlabel")]
     assert any(t.startswith("Pharmacist: your refill") for t in labels), labels
     assert any(t.startswith("Okay, lunch is done") for t in labels), labels
@@ -196,7 +185,7 @@ def test_closer_in_the_overview_shows_the_events_text_and_their_frames(page) -> 
         assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), spans
     # a click on a label opens the event, as on its mark
     next(el for el in page.find_elements("css selector", "#axis .evlabel") if el.text.startswith("Pharmacist")).click()
-    _poll(page, OPENED_PHARMACIST, 10)
+    page_until(page, OPENED_PHARMACIST, 10)
 
 
 @pytest.mark.slow
@@ -208,7 +197,7 @@ def test_summaries_built_after_the_page_opened_appear(page, served) -> None:
     want = _digest(served[1])
     assert want["digest_from"] == "summary"
     page.execute_script("window.dispatchEvent(new Event('focus'))")  # the reader comes back to the tab
-    _poll(page, "return document.getElementById('digestline').dataset.from === 'summary'", 15)
+    page_until(page, "return document.getElementById('digestline').dataset.from === 'summary'", 15)
     assert page.find_element("id", "digestline").text == " ".join(want["digest"].split())
     summaries = [el.text for el in page.find_elements("css selector", ".hour .summary")]
     assert summaries == [" ".join(h["summary"]["text"].split()) for h in want["hours"]]
@@ -247,7 +236,7 @@ def test_every_control_is_reached_by_tab_and_has_a_name(page) -> None:
     pharmacist = next(m for m in moments if "Pharmacist" in m.text)
     page.execute_script("arguments[0].focus()", pharmacist)
     ActionChains(page).send_keys(Keys.ENTER).perform()
-    _poll(page, OPENED_PHARMACIST, 10)
+    page_until(page, OPENED_PHARMACIST, 10)
     # on the focused overview, arrows pan and +/- zoom (the day stays)
     page.find_element("id", "zoomall").click()
     page.execute_script("document.getElementById('axis').focus()")
@@ -287,12 +276,12 @@ def test_large_text_mode_toggles_and_persists(page) -> None:
     large = state()
     assert large[:2] == (True, "true") and large[2] >= 1.3 * normal[2] and large[3] >= 1.3 * normal[3]
     page.refresh()
-    _poll(page, "return window.timeline && timeline.ready && timeline.digest !== null", 30)
+    page_until(page, "return window.timeline && timeline.ready && timeline.digest !== null", 30)
     assert state() == large, "large text is kept across visits"
     assert page.execute_script("return document.documentElement.scrollWidth") <= VIEWPORT[0], "no sideways scroll"
     page.find_element("id", "largetext").click()
     page.refresh()
-    _poll(page, "return window.timeline && timeline.ready && timeline.digest !== null", 30)
+    page_until(page, "return window.timeline && timeline.ready && timeline.digest !== null", 30)
     assert state() == normal
 
 

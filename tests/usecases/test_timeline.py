@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from datetime import date, datetime
 from pathlib import Path
@@ -19,6 +18,7 @@ import pytest
 from egocli.store import NewEvent, Store
 from egocli.usecases.timeline import Timeline, day_bounds
 from tests import console
+from tests.waiting import page_until
 
 REPO = Path(__file__).resolve().parents[2]
 DAY = date(2026, 11, 28)
@@ -186,17 +186,6 @@ def _driver(tmp_path: Path):
     return webdriver.Chrome(options=opts, service=Service(executable_path=str(CHROMEDRIVER)))
 
 
-def _poll(driver, script: str, timeout: float):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.2)
-    shown = driver.execute_script("return document.getElementById('status').textContent")
-    raise AssertionError(f"timed out waiting for: {script}; status: {shown}")
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not CHROMIUM.exists() or not CHROMEDRIVER.exists() or not shutil.which("chromium"),
                     reason="Debian chromium and chromium-driver are not installed")
@@ -208,7 +197,7 @@ def test_timeline_page_browse_search_ask_and_forget(started, tmp_path: Path) -> 
     driver = _driver(tmp_path)
     try:
         driver.get(url)
-        _poll(driver, "return timeline.ready", 30)
+        page_until(driver, "return timeline.ready", 30)
         assert driver.execute_script("return timeline.day") == "2026-11-28"
         assert len(driver.find_elements("css selector", "#axis rect.ev")) == 4
         lanes = [el.text for el in driver.find_elements("css selector", "#axis .lanelabel")]
@@ -217,30 +206,30 @@ def test_timeline_page_browse_search_ask_and_forget(started, tmp_path: Path) -> 
         assert month.get_attribute("data-count") == "4"
         # click an event: its detail, text shown as text (brackets kept), neighbours
         driver.find_element("css selector", "#axis rect.ev.speech").click()
-        _poll(driver, "return document.getElementById('detailtext') && "
+        page_until(driver, "return document.getElementById('detailtext') && "
                       "document.getElementById('detailtext').textContent", 10)
         assert driver.find_element("id", "detailtext").text == "Good morning, time for the [blue] pills."
         assert driver.execute_script("return location.hash") == "#event-1"
         assert len(driver.find_elements("css selector", "#detail .neighbour")) == 5  # the day before too
         # search as you type: hits listed and highlighted on the axis
         driver.find_element("id", "search").send_keys("keys")
-        _poll(driver, "return document.querySelectorAll('#hits li').length === 1", 10)
+        page_until(driver, "return document.querySelectorAll('#hits li').length === 1", 10)
         assert driver.find_element("css selector", "#hits mark").text == "keys"
         assert len(driver.find_elements("css selector", "#axis rect.ev.hit")) == 1
         # the frame of the keys event in its detail
         driver.find_element("css selector", "#hits a").click()
-        _poll(driver, "const i = document.querySelector('#detail img'); return i && i.naturalWidth > 0", 10)
+        page_until(driver, "const i = document.querySelector('#detail img'); return i && i.naturalWidth > 0", 10)
         # zoomed in on it, the kept frame is a thumbnail on the visual lane
-        _poll(driver, "const t = document.querySelector('#axis image.thumb'); return t && t.getAttribute('href')", 10)
+        page_until(driver, "const t = document.querySelector('#axis image.thumb'); return t && t.getAttribute('href')", 10)
         # ask: the answer streams from the real ask core, its citation jumps to the event
         driver.find_element("id", "question").send_keys("Where did I put my house keys?")
         driver.find_element("id", "askbtn").click()
-        _poll(driver, "return !timeline.asking && (timeline.citations.length || timeline.error)", 240)
+        page_until(driver, "return !timeline.asking && (timeline.citations.length || timeline.error)", 240)
         assert driver.execute_script("return timeline.error") is None
         assert "bowl" in driver.execute_script("return timeline.answer").lower()
         driver.execute_script("location.hash = ''")
         driver.find_element("css selector", "a.citation").click()
-        _poll(driver, "return timeline.selected === 3", 10)
+        page_until(driver, "return timeline.selected === 3", 10)
         # forget the morning: shift-drag a span on the axis, confirm in the dialog
         driver.find_element("id", "zoomall").click()
         svg = driver.find_element("id", "axis")
@@ -253,10 +242,10 @@ def test_timeline_page_browse_search_ask_and_forget(started, tmp_path: Path) -> 
          .click_and_hold().move_by_offset(int(x10 - x9), 0).release().key_up(Keys.SHIFT).perform())
         assert driver.find_element("id", "forgetbtn").is_enabled()
         driver.find_element("id", "forgetbtn").click()
-        _poll(driver, "return document.getElementById('confirm').open", 10)
+        page_until(driver, "return document.getElementById('confirm').open", 10)
         assert "Forget 2 events" in driver.find_element("id", "confirmtext").text
         driver.find_element("id", "confirmyes").click()
-        _poll(driver, "return document.getElementById('status').textContent.startsWith('forgot 2')", 15)
+        page_until(driver, "return document.getElementById('status').textContent.startsWith('forgot 2')", 15)
         assert len(driver.find_elements("css selector", "#axis rect.ev")) == 2
     finally:
         driver.quit()
