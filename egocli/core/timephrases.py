@@ -15,7 +15,8 @@ from egocli.core.lexicon import lexicon
 
 _TIME = lexicon().time
 WEEKDAYS: tuple[str, ...] = _TIME["weekdays"]
-_WEEKDAY_ABBR = {d[:3]: d for d in WEEKDAYS} | {"tues": "tuesday", "thur": "thursday", "thurs": "thursday"}
+WEEKDAY_ABBR = {d[:3]: d for d in WEEKDAYS} | {"tues": "tuesday", "thur": "thursday", "thurs": "thursday"}
+"""A weekday's short forms -> its name."""
 MONTHS: tuple[str, ...] = _TIME["months"]
 PARTS: dict[str, tuple[int, int]] = _TIME["moments"]
 """Part of the day -> (start hour, start minute). "night" starts in the evening."""
@@ -70,9 +71,9 @@ def _take_day(text: str, midnight: datetime) -> tuple[datetime | None, str]:
         if re.search(rf"\b{word}\b", text):
             rest = text if word == "tonight" else re.sub(rf"\b{word}\b", " ", text)
             return midnight + timedelta(days=offset), rest
-    m = re.search(r"\b(last |this past |this |next )?(" + "|".join([*WEEKDAYS, *_WEEKDAY_ABBR]) + r")\b", text)
+    m = re.search(r"\b(last |this past |this |next )?(" + "|".join([*WEEKDAYS, *WEEKDAY_ABBR]) + r")\b", text)
     if m:
-        name = _WEEKDAY_ABBR.get(m.group(2), m.group(2))
+        name = WEEKDAY_ABBR.get(m.group(2), m.group(2))
         back = (midnight.weekday() - WEEKDAYS.index(name)) % 7
         qualifier = (m.group(1) or "").strip()
         if qualifier == "next":

@@ -19,6 +19,7 @@ import re
 from datetime import date, timedelta
 
 from egocli.core.lexicon import lexicon
+from egocli.core.timephrases import WEEKDAY_ABBR
 from egocli.core.timeutil import local
 
 Span = tuple[date, date]
@@ -36,8 +37,7 @@ _ORD = r"(" + _DIGITS + r"|(?<=the )(?:" + _NAMED + r"))"
 """A day of the month: digits, or an ordinal word after 'the' ('the eighth'; 'first thing' names no day)."""
 _DOM = r"(?:,?\s+(?:the\s+)?" + _ORD + r"(?:\s+of)?(?:\s+" + _MONTH + r")?)?"
 _FULL_DAY = r"(" + "|".join(_WEEKDAYS) + r")"
-_SHORT_DAY = r"(" + "|".join(sorted({d[:3] for d in _WEEKDAYS} | {"tues", "thur", "thurs"}, key=len,
-                                    reverse=True)) + r")\.?"
+_SHORT_DAY = r"(" + "|".join(sorted(WEEKDAY_ABBR, key=len, reverse=True)) + r")\.?"
 _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _WEEKDAY = re.compile(r"\b(next|this coming|this past|this|on|coming|last)?\s*\b" + _FULL_DAY + r"\b" + _DOM +
                       r"\b(\s+(?:" + "|".join(sorted(_TIME["past_after"], key=len, reverse=True)) + r"))?")
@@ -115,7 +115,7 @@ def _safe(year: int, month: int, day: int) -> date | None:
 
 
 def _full(short: str) -> str:
-    return next(d for d in _WEEKDAYS if d.startswith(short.rstrip(".")[:3]))
+    return WEEKDAY_ABBR[short.rstrip(".")]
 
 
 def _month(word: str | None) -> int | None:
