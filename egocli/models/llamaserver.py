@@ -99,6 +99,11 @@ class ServerPlan:
     """Threads evaluating prompts (default: `threads`)."""
     alias: str = ""
     """The model name the server reports (default: the file's stem)."""
+    flash_attn: str = "off"
+    """llama-server's --flash-attn (on, off, auto; its own default is auto): off is the in-process model's
+    arithmetic (llama-cpp-python's default), so a served answer is the one `egocli ask` gives without a server
+    (with auto, SmolLM2's greedy answers differed from the in-process ones by a word: tests/assistant/
+    test_shared_server.py)."""
 
     @property
     def url(self) -> str:
@@ -111,7 +116,8 @@ class ServerPlan:
         return [str(binary), "-m", str(self.model), "--host", self.host, "--port", str(self.port),
                 "--parallel", str(self.slots), "--ctx-size", str(self.slots * self.context), "--no-kv-unified",
                 "--threads", str(self.threads), "--threads-batch", str(self.batch_threads or self.threads),
-                "--cont-batching", "--cache-prompt", "--no-ui", "--alias", self.alias or self.model.stem]
+                "--cont-batching", "--cache-prompt", "--no-ui", "--flash-attn", self.flash_attn,
+                "--alias", self.alias or self.model.stem]
 
 
 def default_threads(cores: int | None = None) -> int:
