@@ -1,19 +1,27 @@
 """Following a game from a known position: the candidates for each frame are the previous position and its
-legal moves, scored with the classifier's per-square probabilities (occupancy and colour above all, the piece
-type only weakly), decoded with a small beam over the whole sequence so a late or missed frame, a hand over
-the board or a capture does not derail it."""
+legal moves, scored with what the frame says about each square (squarefit.py: occupancy and colour above all,
+re-read for this set on the first frames, the piece type weakly), decoded with a beam over the whole
+sequence so a late or missed frame, a hand over the board or a capture does not derail it. A move whose
+frames fit another legal move almost as well (a piece type the classifier cannot tell apart, a promotion) is
+flagged as uncertain with those moves, never silently guessed; the frames after it count too, so a later
+move that only one of them allows settles it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from egocli.chess.squarefit import Evidence, fit_evidence
 from egocli.chess.squares import CLASSES
 
-BEAM = 8
-"""Hypotheses (games) kept after each frame."""
+BEAM = 32
+"""Hypotheses (games) kept after each frame (8 lost the right game where five bishop moves fit alike and
+each one's next bishop moves crowded it out: tests/chess/test_game_uncertain.py)."""
+BRANCH = 8
+"""Moves tried from each kept hypothesis per frame (the best-fitting ones)."""
 MOVE_COST = 12.0
 """Log-likelihood (nats) a move must gain over the frames after it before it is believed (the margin over
 "no move"): with FRAME_CAP, a move must be seen in two frames at least."""
@@ -22,36 +30,33 @@ FRAME_CAP = 6.0
 hand, a flicker, pieces knocked over, another board) cannot buy moves there and back for as long as they last.
 On the Scholar's Mate video, with 1-10 frames of the start or the final position spliced into its opening and
 middle game (30 sequences, default and self-calibrated model), BEAM 8 with (FRAME_CAP, MOVE_COST) at (4, 8-10),
-(5, 12) or (6, 10-16) reads every sequence's game exactly; without the cap (MOVE_COST 10), 16 of 30 went wrong.
-The unspliced video reads right for TYPE_WEIGHT 0.3-0.5 and FLOOR 0.02-0.05 at any MOVE_COST of 6-16 tried."""
-TYPE_WEIGHT = 0.3
-"""Weight of the piece type given the colour: from above, kings, queens, bishops and pawns all show round tops,
-so the type is read badly where empty/white/black is read well."""
-FLOOR = 0.02
-"""Probabilities are clipped to at least this much, so one occluded or misread square costs at most ~4 nats."""
-_KIND = np.array([0] + [1] * 6 + [2] * 6)
-"""Class index -> 0 empty, 1 white, 2 black."""
-
-
-def frame_table(probs: np.ndarray) -> np.ndarray:
-    """(64, 13) log-score of each class at each square (board order) for one frame's (8, 8, 13) probabilities:
-    log P(empty/white/black) + TYPE_WEIGHT * log P(type | colour), each clipped at FLOOR."""
-    p = probs.reshape(64, len(CLASSES))
-    kind = np.stack([p[:, 0], p[:, 1:7].sum(axis=1), p[:, 7:].sum(axis=1)], axis=1)
-    by_kind = np.log(np.clip(kind, FLOOR, 1.0))[:, _KIND]
-    within = np.log(np.clip(p / np.maximum(kind[:, _KIND], 1e-12), FLOOR, 1.0))
-    return by_kind + TYPE_WEIGHT * within
+(5, 12) or (6, 10-16) reads every sequence's game exactly; without the cap (MOVE_COST 10), 16 of 30 went wrong
+(tests/chess/test_game.py keeps three of them, read exactly with BEAM 32 too)."""
+UNCERTAIN = 6.0
+"""Nats by which a move's frames must fit it better than any other legal move there (and what follows) for it
+to be taken as read; below this it is flagged uncertain, with the moves that come that close."""
+LOOKAHEAD = 2
+"""Moves after a move whose frames also count for it (a bishop on e2 would have blocked the queen's Qh5)."""
+ALTERNATIVES = 8
+"""Most alternatives listed for an uncertain move."""
+TYPE_TRUSTED = 0.8
+"""Share of the first frames' men whose type the classifier reads right (evidence.Evidence.type_reads) below
+which a promotion's piece is not taken from it: every promotion is flagged, with all four pieces."""
+START_FRAMES = 5
+"""First frames the evidence is fitted on, at most (they must show the start position's occupied squares)."""
+START_MISFIT = 8
+"""Squares on which a first frame's occupancy may differ from the start position and still be fitted on."""
 
 
 class _Node:
     """A position of the game tree, its class grid and (once asked for) its legal successors."""
 
-    def __init__(self, board: Any) -> None:
+    def __init__(self, board: Any, grid: np.ndarray | None = None) -> None:
         from egocli.chess.recognise import fen_to_grid
 
         self.board = board
-        self.key = " ".join(board.fen().split()[:4])
-        self.grid = fen_to_grid(board.board_fen()).reshape(64)
+        self.grid = fen_to_grid(board.board_fen()).reshape(64) if grid is None else grid
+        self.key = (self.grid.tobytes(), board.turn, board.castling_rights, board.ep_square)
         self._children: list[tuple[Any, _Node]] | None = None
         self._grids: np.ndarray | None = None
 
@@ -60,12 +65,38 @@ class _Node:
         if self._children is None:
             self._children = []
             for move in self.board.legal_moves:
+                grid = _moved_grid(self.board, self.grid, move)
                 after = self.board.copy(stack=False)
                 after.push(move)
-                self._children.append((move, _Node(after)))
+                self._children.append((move, _Node(after, grid)))
             self._grids = np.array([n.grid for _, n in self._children], int).reshape(-1, 64)
         assert self._grids is not None, "set with the children"
         return self._children, self._grids
+
+
+def _index(square: int) -> int:
+    """Board-order index (a8 first) of a python-chess square (a1 = 0)."""
+    return (7 - square // 8) * 8 + square % 8
+
+
+def _moved_grid(board: Any, grid: np.ndarray, move: Any) -> np.ndarray:
+    """The class grid after a legal move (castling moves the rook too, en passant takes the pawn beside)."""
+    import chess
+
+    out = grid.copy()
+    piece = out[_index(move.from_square)]
+    if move.promotion:
+        piece = CLASSES.index(chess.Piece(move.promotion, board.turn).symbol())
+    if board.is_castling(move):
+        rank = move.from_square // 8
+        rook_from, rook_to = (7, 5) if move.to_square % 8 > move.from_square % 8 else (0, 3)
+        out[_index(rank * 8 + rook_to)] = out[_index(rank * 8 + rook_from)]
+        out[_index(rank * 8 + rook_from)] = 0
+    elif board.is_en_passant(move):
+        out[_index(move.from_square // 8 * 8 + move.to_square % 8)] = 0
+    out[_index(move.from_square)] = 0
+    out[_index(move.to_square)] = piece
+    return out
 
 
 @dataclass(frozen=True)
@@ -73,8 +104,9 @@ class _Step:
     """One move on a hypothesis' path (a linked list back to the start)."""
 
     previous: _Step | None
-    seconds: float
+    frame: int
     move: Any
+    node: _Node
 
 
 @dataclass
@@ -82,6 +114,63 @@ class _Hypothesis:
     score: float
     node: _Node
     path: _Step | None = None
+    moved: bool = False
+
+
+FirstMove = Callable[[Any], bool]
+"""Which first moves a constrained decoding may play."""
+
+
+def decode(node: _Node, tables: list[np.ndarray], offset: int = 0, first: FirstMove | None = None,
+           must_move: bool = False, beam: int = BEAM, move_cost: float = MOVE_COST,
+           frame_cap: float = FRAME_CAP) -> _Hypothesis:
+    """The best game from node over the frames' (64, 13) log-score tables (steps numbered from offset); with
+    `first`, its first move (if any) must pass it; with must_move, it plays one at least (score -inf if the
+    beam kept none that did)."""
+    squares = np.arange(64)
+    hyps = [_Hypothesis(0.0, node)]
+    for k, table in enumerate(tables):
+        fits = [(float(table[squares, h.node.grid].sum()), table[squares, h.node.children()[1]].sum(axis=1))
+                for h in hyps]
+        floor = max(max([stay, *moves]) for stay, moves in fits) - frame_cap
+        best: dict[tuple[Any, bool], _Hypothesis] = {}
+        for hyp, (stay, moves) in zip(hyps, fits):
+            _offer(best, _Hypothesis(hyp.score + max(stay, floor), hyp.node, hyp.path, hyp.moved))
+            scores = hyp.score - move_cost + np.maximum(moves, floor)
+            children = hyp.node.children()[0]
+            if first is not None and not hyp.moved:
+                scores = np.where([first(m) for m, _ in children], scores, -np.inf)
+            for j in np.argsort(-scores)[:BRANCH]:
+                if np.isfinite(scores[j]):
+                    move, child = children[j]
+                    _offer(best, _Hypothesis(float(scores[j]), child, _Step(hyp.path, offset + k, move, child), True))
+        hyps = sorted(best.values(), key=lambda h: -h.score)[:beam]
+    if must_move:
+        return next((h for h in hyps if h.moved), _Hypothesis(-np.inf, node))
+    return hyps[0]
+
+
+def _offer(best: dict[tuple[Any, bool], _Hypothesis], hyp: _Hypothesis) -> None:
+    key = (hyp.node.key, hyp.moved)
+    held = best.get(key)
+    if held is None or held.score < hyp.score:
+        best[key] = hyp
+
+
+def _steps(hyp: _Hypothesis) -> list[_Step]:
+    steps, step = [], hyp.path
+    while step is not None:
+        steps.append(step)
+        step = step.previous
+    return steps[::-1]
+
+
+def _promotions(board: Any, move: Any) -> list[str]:
+    """SAN of the other promotions on the same squares, queen first."""
+    import chess
+
+    return [board.san(chess.Move(move.from_square, move.to_square, piece))
+            for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT) if piece != move.promotion]
 
 
 @dataclass(frozen=True)
@@ -91,9 +180,15 @@ class TrackedMove:
     seconds: float
     """Time of the first frame that shows it."""
     san: str
-    """The move in SAN."""
+    """The move in SAN (the most likely one when uncertain)."""
     fen: str
     """The position after it (full FEN: the side to move follows from the moves)."""
+    uncertain: bool = False
+    """True when the frames fit another legal move almost as well (see UNCERTAIN): not to be taken as read."""
+    alternatives: tuple[str, ...] = ()
+    """The other moves (SAN, from the same position) that fit almost as well, best first."""
+    margin: float | None = None
+    """Nats by which the frames fit this move better than the best other move (or no move) there."""
 
 
 @dataclass
@@ -108,65 +203,96 @@ class GameTracker:
     """Nats a move costs (see MOVE_COST)."""
     frame_cap: float = FRAME_CAP
     """Most nats one frame gives against a kept position (see FRAME_CAP)."""
-    frames: int = field(default=0, init=False)
-    """Frames taken so far."""
-    _beam: list[_Hypothesis] = field(default_factory=list, init=False, repr=False)
+    fit: bool = True
+    """Fit the evidence to this video on its first frames (see squarefit.py); False: the classifier as is."""
+    seconds: list[float] = field(default_factory=list, init=False)
+    """Time of each frame taken."""
+    _probs: list[np.ndarray] = field(default_factory=list, init=False, repr=False)
+    _looks: list[np.ndarray | None] = field(default_factory=list, init=False, repr=False)
+    _done: tuple[int, list[TrackedMove]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         import chess
 
         self.start = self.start.copy() if self.start is not None else chess.Board()
-        self._beam = [_Hypothesis(0.0, _Node(self.start.copy(stack=False)))]
 
-    def add(self, seconds: float, probs: np.ndarray) -> None:
-        """Take one frame's (8, 8, 13) probabilities (board order): each kept game either stands still or
-        plays one legal move; the best `beam` distinct positions are kept."""
-        table = frame_table(probs)
-        squares = np.arange(64)
-        fits = [(float(table[squares, hyp.node.grid].sum()), table[squares, hyp.node.children()[1]].sum(axis=1))
-                for hyp in self._beam]
-        floor = max(max([stay, *moves]) for stay, moves in fits) - self.frame_cap
-        best: dict[str, _Hypothesis] = {}
-        for hyp, (stay, moves) in zip(self._beam, fits):
-            self._offer(best, _Hypothesis(hyp.score + max(stay, floor), hyp.node, hyp.path))
-            scores = hyp.score - self.move_cost + np.maximum(moves, floor)
-            children = hyp.node.children()[0]
-            for k in np.argsort(-scores)[:self.beam]:
-                move, node = children[k]
-                self._offer(best, _Hypothesis(float(scores[k]), node, _Step(hyp.path, seconds, move)))
-        kept = sorted(best.values(), key=lambda h: -h.score)[:self.beam]
-        top = kept[0].score
-        for hyp in kept:  # keep the numbers small over long videos
-            hyp.score -= top
-        self._beam = kept
-        self.frames += 1
+    @property
+    def frames(self) -> int:
+        """Frames taken so far."""
+        return len(self.seconds)
 
-    @staticmethod
-    def _offer(best: dict[str, _Hypothesis], hyp: _Hypothesis) -> None:
-        held = best.get(hyp.node.key)
-        if held is None or held.score < hyp.score:
-            best[hyp.node.key] = hyp
+    def add(self, seconds: float, probs: np.ndarray, looks: np.ndarray | None = None) -> None:
+        """Take one frame's (8, 8, 13) probabilities (board order) and, if known, what its squares look like
+        (looks.square_looks); the game is decoded when asked for."""
+        self.seconds.append(seconds)
+        self._probs.append(np.asarray(probs, np.float32))
+        self._looks.append(looks)
+
+    @property
+    def evidence(self) -> Evidence:
+        """The evidence model: fitted on the first frames that show the start position (at least two)."""
+        from egocli.chess.recognise import fen_to_grid
+
+        if not self.fit:
+            return Evidence()
+        grid = fen_to_grid(self.start.board_fen()).reshape(64)
+        frames = []
+        for probs, looks in zip(self._probs[:START_FRAMES], self._looks):
+            if int(((probs.reshape(64, -1)[:, 0] < 0.5) != (grid > 0)).sum()) > START_MISFIT:
+                break
+            frames.append((probs, looks))
+        return fit_evidence(frames, grid) if len(frames) >= 2 else Evidence()
 
     @property
     def board(self) -> Any:
         """The most likely current position (a chess.Board with the moves seen on its stack)."""
         board = self.start.copy()
-        for step in self._steps():
-            board.push(step.move)
+        for move in self.moves():
+            board.push_san(move.san)
         return board
 
     def moves(self) -> list[TrackedMove]:
-        """The most likely game so far, move by move."""
-        board, out = self.start.copy(), []
-        for step in self._steps():
+        """The most likely game so far, move by move, each checked against the other moves there."""
+        if self._done is not None and self._done[0] == self.frames:
+            return self._done[1]
+        evidence = self.evidence
+        tables = [evidence.table(p, looks) for p, looks in zip(self._probs, self._looks)]
+        root = _Node(self.start.copy(stack=False))
+        steps = _steps(self._decode(root, tables, 0, None))
+        out, board = [], self.start.copy()
+        for k, step in enumerate(steps):
+            before, begin = (steps[k - 1].node, steps[k - 1].frame + 1) if k else (root, 0)
+            end = steps[k + LOOKAHEAD + 1].frame if k + LOOKAHEAD + 1 < len(steps) else len(tables)
+            margin, alternatives = self._check(before, tables[begin:end], begin, step.move)
+            typed = bool(step.move.promotion) and (evidence.type_reads or 0.0) < TYPE_TRUSTED
+            if typed:  # the four pieces look alike to a classifier that misreads this set's types
+                alternatives += tuple(s for s in _promotions(before.board, step.move) if s not in alternatives)
             san = board.san(step.move)
             board.push(step.move)
-            out.append(TrackedMove(seconds=step.seconds, san=san, fen=board.fen()))
+            out.append(TrackedMove(seconds=self.seconds[step.frame], san=san, fen=board.fen(),
+                                   uncertain=bool(margin < UNCERTAIN or typed), alternatives=alternatives,
+                                   margin=round(float(np.clip(margin, -999.0, 999.0)), 1)))
+        self._done = (self.frames, out)
         return out
 
-    def _steps(self) -> list[_Step]:
-        steps, step = [], self._beam[0].path
-        while step is not None:
-            steps.append(step)
-            step = step.previous
-        return steps[::-1]
+    def _decode(self, node: _Node, tables: list[np.ndarray], offset: int, first: FirstMove | None,
+                must_move: bool = False) -> _Hypothesis:
+        return decode(node, tables, offset, first, must_move, self.beam, self.move_cost, self.frame_cap)
+
+    def _check(self, before: _Node, tables: list[np.ndarray], offset: int, move: Any) -> tuple[float, tuple[str, ...]]:
+        """(margin of `move` over the best other first move or none, the other moves within UNCERTAIN)."""
+        chosen = self._decode(before, tables, offset, lambda m: m == move, must_move=True).score
+        excluded = {move}
+        alternatives: list[str] = []
+        margin: float | None = None
+        while len(alternatives) < ALTERNATIVES:
+            other = self._decode(before, tables, offset, lambda m: m not in excluded)
+            gap = chosen - other.score
+            margin = gap if margin is None else margin
+            steps = _steps(other)
+            if gap >= UNCERTAIN or not steps:
+                break
+            alternatives.append(before.board.san(steps[0].move))
+            excluded.add(steps[0].move)
+        assert margin is not None, "the loop runs once at least"
+        return margin, tuple(alternatives)

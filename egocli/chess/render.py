@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from egocli.chess.types import Analysis, EngineLine, VideoAnalysis
 
 
@@ -53,8 +55,14 @@ def _render_video(result: VideoAnalysis) -> str:
     out = [f"frames: {result.frames_read} sampled, board found in {result.frames_located}"]
     if result.reading_reason:
         out.append(f"positions: {result.reading_reason}")
-    for pos in result.positions:
-        out.append(f"{pos['time']:7.2f}s  {pos['move'] or '(position)':<8} {pos['fen']}")
+    if result.reading == "game":
+        out += [game_line(pos) for pos in result.positions]
+        unsure = [move_label(pos) for pos in result.positions if pos.get("uncertain")]
+        if unsure:
+            out.append(f"uncertain: {'; '.join(unsure)}: the frames fit these moves almost equally well (a piece "
+                       "type the classifier cannot tell apart); the likeliest is followed, check the board")
+    else:
+        out += [f"{pos['time']:7.2f}s  {pos['move'] or '(position)':<8} {pos['fen']}" for pos in result.positions]
     if not result.positions:
         out.append("no position was committed (board not found or not stable)")
     if result.calibration:
@@ -64,3 +72,19 @@ def _render_video(result: VideoAnalysis) -> str:
     if result.final is not None:
         out += ["", render(result.final)]
     return "\n".join(out)
+
+
+def move_label(pos: dict[str, Any]) -> str:
+    """'3. Qh5', '2... Nc6', and for an uncertain move '3. Qh5? (or Bc4)', from a followed game's position."""
+    number, side = pos["fen"].split()[5], pos["fen"].split()[1]
+    prefix = f"{number}." if side == "b" else f"{int(number) - 1}..."
+    label = f"{prefix} {pos['move']}"
+    if pos.get("uncertain"):
+        label += "?" + (f" (or {', '.join(pos['alternatives'])})" if pos.get("alternatives") else " (or no move)")
+    return label
+
+
+def game_line(pos: dict[str, Any]) -> str:
+    """One line of a followed game: time, move (numbered, '?' and its alternatives when uncertain), FEN."""
+    label = move_label(pos) if pos["move"] else "(start)"
+    return f"{pos['time']:7.2f}s  {label:<24} {pos['fen']}"

@@ -17,6 +17,8 @@ from egocli.core.errors import InputError
 if TYPE_CHECKING:
     import chess
 
+    from egocli.chess.game import TrackedMove
+
 VIEWS = {0: "white", 1: "left", 2: "black", 3: "right"}
 """Quarter turns from the camera view to board order -> the view that fixes them."""
 MOVE_GAIN = 5.0
@@ -66,7 +68,7 @@ def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyse
     from egocli.chess.selfcal import START_SEEN, calibrate_on, start_frames
 
     with tempfile.TemporaryDirectory(prefix="egocli-chess-") as tmp:
-        start = start_frames(sample_frames(path, options.fps), options.model)
+        start = start_frames(_located(sample_frames(path, options.fps)), options.model)
         calibration = calibrate_on(start, options, Path(tmp)) if options.self_calibrate else None
         if calibration is not None:
             options = replace(options, model=calibration.model)
@@ -79,25 +81,53 @@ def analyse_video(path: Path, options: ChessOptions, analyse_board: BoardAnalyse
     return result
 
 
-def _follow_game(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
-    """Follow the game from the initial position through every sampled frame."""
-    from egocli.chess.game import GameTracker
+def _located(frames: Iterator[tuple[float, np.ndarray]]) -> Iterator[tuple[float, np.ndarray]]:
+    """The first PROBE_FRAMES frames less those where no board is found: one frame of the first few whose
+    board search fails (noise, a hand coming in) no longer ends the look for the start position (a turned
+    board at 360x640 lost it in two of its first three frames and was read frame by frame)."""
+    from egocli.chess.selfcal import PROBE_FRAMES
 
-    reader, game = BoardReader(options), GameTracker()
+    for n, (seconds, frame) in enumerate(frames):
+        if n >= PROBE_FRAMES:
+            return
+        try:
+            locate_board(frame)
+        except NoBoardError:
+            continue
+        yield seconds, frame
+
+
+def _follow_game(path: Path, options: ChessOptions, analyse_board: BoardAnalyser) -> VideoAnalysis:
+    """Follow the game from the initial position through every sampled frame (the classifier's reading and
+    what each square looks like: the tracker fits the two to this set on the first frames)."""
+    import chess
+
+    from egocli.chess.game import GameTracker
+    from egocli.chess.looks import square_looks
+
+    reader, game = BoardReader(options, start=chess.STARTING_BOARD_FEN), GameTracker()
     read = located = 0
     for seconds, frame in sample_frames(path, options.fps):
         read += 1
         seen, found = reader.read(frame)
         located += found
         if seen is not None:
-            game.add(seconds, seen.probs)
+            game.add(seconds, seen.probs, square_looks(frame, seen.location, seen.turns))
     moves = game.moves()
-    positions = [{"time": 0.0, "fen": game.start.fen(), "move": None}]
-    positions += [{"time": round(m.seconds, 2), "fen": m.fen, "move": m.san} for m in moves]
-    reason = (f"{len(moves)} move{'s' * (len(moves) > 1)} seen, the last {moves[-1].san}" if moves
-              else "the initial position: White moves first")
-    return VideoAnalysis(positions=positions, final=analyse_board(game.board, "moves", reason), frames_read=read,
-                         frames_located=located, reading="game", reading_reason=GAME_REASON)
+    positions: list[dict[str, object]] = [{"time": 0.0, "fen": game.start.fen(), "move": None}]
+    positions += [{"time": round(m.seconds, 2), "fen": m.fen, "move": m.san, "uncertain": m.uncertain,
+                   "alternatives": list(m.alternatives), "margin": m.margin} for m in moves]
+    return VideoAnalysis(positions=positions, final=analyse_board(game.board, "moves", moves_reason(moves)),
+                         frames_read=read, frames_located=located, reading="game", reading_reason=GAME_REASON)
+
+
+def moves_reason(moves: list[TrackedMove]) -> str:
+    """How the side to move follows from the moves read, in words ('7 moves seen, the last Qxf7#; 1 uncertain')."""
+    if not moves:
+        return "the initial position: White moves first"
+    unsure = sum(m.uncertain for m in moves)
+    return (f"{len(moves)} move{'s' * (len(moves) > 1)} seen, the last {moves[-1].san}"
+            + (f"; {unsure} uncertain (see the moves)" if unsure else ""))
 
 
 GAME_REASON = "the first frames show the initial position: followed as a game, legal moves only"
@@ -116,12 +146,15 @@ def _read_frames(path: Path, options: ChessOptions, analyse_board: BoardAnalyser
 
 
 class BoardReader:
-    """Locates the board in each frame (keeping the tracked board through a window a square off) and
-    classifies its squares, the camera side fixed by the first frame read."""
+    """Locates the board in each frame (keeping the tracked board through a window found elsewhere for a few
+    frames) and classifies its squares, the camera side fixed by the first frame read: when the first frame
+    is known to show a position (`start`), the side of the two the square colours allow that fits it best."""
 
-    def __init__(self, options: ChessOptions) -> None:
+    def __init__(self, options: ChessOptions, start: str | None = None) -> None:
         self.view, self.model = options.view, options.model
+        self.start = start
         self.location: BoardLocation | None = None
+        self.elsewhere: BoardLocation | None = None
         self.held = 0
         self.turns: int | None = None
 
@@ -133,18 +166,42 @@ class BoardReader:
             located = locate_board(frame)
         except NoBoardError:
             located = None
-        # a board one square off the tracked one: the camera did not move, the search picked a wrong window
-        # (a hand or a piece over the edge); held HOLD_FRAMES times in a row, it is the tracked one that was off
-        off = located is not None and self.location is not None and square_off(self.location, located)
-        self.held = self.held + 1 if off else 0
-        if located is not None and (not off or self.held > HOLD_FRAMES):
-            self.location, self.held = located, 0
+        self._track(located)
         if self.location is None:
             return None, False
         view = self.view if self.turns is None else VIEWS[self.turns]  # the camera does not turn mid-game
         seen = classify_located(frame, self.location, view, self.model)
+        if self.turns is None and self.start is not None and view == "auto":
+            other = VIEWS[(seen.turns + 2) % 4]  # the same square colours, the camera on the other side
+            if _start_fit(np.rot90(seen.probs, 2), self.start) > _start_fit(seen.probs, self.start):
+                seen = classify_located(frame, self.location, other, self.model)
         self.turns = self.turns if self.turns is not None else seen.turns
         return seen, located is not None
+
+    def _track(self, located: BoardLocation | None) -> None:
+        """Take the board found when it is where the tracked one is (the camera drifts, the search jitters); a
+        board found elsewhere (a window a square off under a hand, a piece over the edge, a queen in a corner)
+        is taken only once it has stayed there more than HOLD_FRAMES frames in a row: then the camera moved."""
+        if located is None:
+            return
+        if self.location is None or same_board(self.location, located):
+            self.location, self.elsewhere, self.held = located, None, 0
+            return
+        same = self.elsewhere is not None and same_board(self.elsewhere, located)
+        self.elsewhere, self.held = located, self.held + 1 if same else 1
+        if self.held > HOLD_FRAMES:
+            self.location, self.elsewhere, self.held = located, None, 0
+
+
+def _start_fit(probs: np.ndarray, placement: str) -> float:
+    """Log-likelihood of a placement's empty/white/black squares under (8, 8, 13) board-order probabilities."""
+    from egocli.chess.recognise import fen_to_grid
+
+    grid = fen_to_grid(placement).reshape(64)
+    p = probs.reshape(64, -1)
+    kind = np.stack([p[:, 0], p[:, 1:7].sum(axis=1), p[:, 7:].sum(axis=1)], axis=1)
+    seen = kind[np.arange(64), np.where(grid == 0, 0, np.where(grid < 7, 1, 2))]
+    return float(np.log(np.clip(seen, 1e-6, 1.0)).sum())
 
 
 class PositionTracker:
@@ -267,22 +324,20 @@ class PositionTracker:
 
 
 HOLD_FRAMES = 10
-"""Sampled frames in a row (2 s at 5 a second) a one-square shift of the board must last to be taken."""
+"""Sampled frames in a row (2 s at 5 a second) a board found elsewhere must stay there to be taken."""
 SHIFT_TOLERANCE = 0.35
-"""Squares by which a board's corners may differ from a one-square shift of the tracked board's lattice (a hand
-over a corner moves it by up to 0.3 in the Scholar's Mate video)."""
+"""Squares by which a board's corners may differ from the tracked board's and still be the same board (a hand
+over a corner moves them by up to 0.3 in the Scholar's Mate video; a window a square off moves them by 1)."""
 
 
-def square_off(tracked: BoardLocation, found: BoardLocation) -> bool:
-    """True when the board found is the tracked board's lattice moved by one square along a side: a hand or a
-    piece over the edge made the search pick a window a square off, while the board stayed where it was."""
+def same_board(tracked: BoardLocation, found: BoardLocation) -> bool:
+    """True when every corner of the board found lies within SHIFT_TOLERANCE squares of the tracked board's
+    (measured on the tracked board's lattice)."""
     corners = np.c_[found.corners.astype(np.float64), np.ones(4)] @ np.linalg.inv(tracked.homography).T
     with np.errstate(divide="ignore", invalid="ignore"):
         lattice = corners[:, :2] / corners[:, 2:3]
     offsets = lattice - np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64)
-    shift = np.round(offsets.mean(axis=0))
-    return bool(np.isfinite(offsets).all() and np.abs(shift).sum() == 1
-                and np.abs(offsets - shift).max() <= SHIFT_TOLERANCE)
+    return bool(np.isfinite(offsets).all() and np.abs(offsets).max() <= SHIFT_TOLERANCE)
 
 
 def likely_move(board: chess.Board, probs: np.ndarray) -> chess.Move | None:
