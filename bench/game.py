@@ -22,17 +22,17 @@ import json
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from io import BytesIO
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # bench/chess.py is beside this file: drop the folder from the path so `import chess` finds python-chess.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(ROOT))
+
+from bench.revision import baseline_code  # noqa: E402
 BASELINE = "057e06c"
 """main when this bench was written (the tracker before uncertain moves, start-fitted evidence and the
 start-position orientation)."""
@@ -104,14 +104,6 @@ def bare(san: str) -> str:
     return san.rstrip("+#")
 
 
-def baseline_tree(rev: str, folder: Path) -> Path:
-    """git archive of rev unpacked into folder."""
-    data = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(folder, filter="data")
-    return folder
-
-
 def shown(read: dict[str, object]) -> str:
     """The moves read, '?' and '(or ...)' on uncertain ones; 'frames' when not followed as a game."""
     if read["reading"] != "game":
@@ -140,7 +132,7 @@ def main() -> None:
         t0 = time.perf_counter()
         videos = make_videos(folder, args.seed, sets, games)
         print(f"{len(videos)} videos (seed {args.seed}) rendered in {time.perf_counter() - t0:.0f} s", flush=True)
-        base = baseline_tree(args.baseline, Path(tmp) / "baseline")
+        base = baseline_code(args.baseline, Path(tmp))
         runs = {name: start_worker(tree, videos, args.self_calibrate) for name, tree in (("this", ROOT), (args.baseline, base))}
         with ThreadPoolExecutor(len(runs)) as pool:  # both trees read at the same time, one core each
             outs = {name: pool.submit(process.communicate, payload) for name, (process, payload) in runs.items()}

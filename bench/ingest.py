@@ -38,6 +38,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.revision import baseline_code  # noqa: E402
 EXAMPLE = REPO / "examples" / "glasses.mp4"
 JFK = REPO.parent / "shared" / "data" / "audio" / "jfk.txt"
 NOTE = "Remember, the house keys are in the blue bowl by the front door."  # scripts/make_example.py
@@ -67,15 +70,6 @@ def speech_wer(db: Path, loops: int) -> float | None:
         rows = conn.execute("SELECT content FROM events WHERE modality = 'speech' ORDER BY start_ms").fetchall()
     hyp = [w for (text,) in rows for w in _words(text)]
     return word_errors(hyp, ref) / len(ref)
-
-
-def baseline_code(rev: str, work: Path) -> Path:
-    """The egocli package of a git revision, extracted under `work` (for a before/after in one run)."""
-    dest = work / f"code-{rev}"
-    dest.mkdir(exist_ok=True)
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "egocli"], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
-    return dest
 
 
 def run(video: Path, work: Path, name: str, extra: list[str], code: Path = REPO, config: str = "") -> dict:
@@ -179,7 +173,6 @@ def main() -> None:
     ap.add_argument("--no-baseline", action="store_true", help="Skip the baseline runs.")
     ap.add_argument("--repeat", type=int, default=3, help="Runs of the default and the baseline (median kept).")
     args = ap.parse_args()
-    sys.path.insert(0, str(REPO))
     from egocli.ingest.synthetic import loop_recording
 
     extra = shlex.split(args.extra_args)

@@ -43,6 +43,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.revision import baseline_code  # noqa: E402
 SETS = REPO / "bench" / "sets"
 DAY = "2026-11-30"
 BASELINE_REV = "84b28bc"
@@ -133,15 +136,6 @@ def day_events(count: int, seed: int = 29) -> list[dict]:
                 pool.append({**ev, "start": DAY + ev["start"][10:], "end": DAY + ev["end"][10:]})
     picked = random.Random(seed).sample(pool, min(count, len(pool)))
     return sorted(picked, key=lambda e: e["start"])
-
-
-def baseline_code(rev: str, work: Path) -> Path:
-    """The egocli package of a git revision, extracted under `work`."""
-    dest = work / f"code-{rev}"
-    dest.mkdir(exist_ok=True)
-    archive = subprocess.run(["git", "-C", str(REPO), "archive", rev, "egocli"], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
-    return dest
 
 
 def uptime() -> str:

@@ -173,12 +173,12 @@ def prepare(images: list[tuple[str, np.ndarray]], placement: str, model: Path | 
 def align_labels(grid: np.ndarray, probs: np.ndarray, light_even: bool) -> np.ndarray:
     """The board-order label grid turned to the camera's warp order: of the two turns the square colours
     allow, the one where the classifier's empty/white/black reading fits the labels best."""
-    colour = np.stack([probs[:, 0], probs[:, 1:7].sum(axis=1), probs[:, 7:13].sum(axis=1)], axis=1)
+    from egocli.chess.squarefit import colour_fit
+
     best, best_fit = None, -np.inf
     for turns in sq.candidate_turns(light_even):
         labels = np.rot90(grid, -turns).reshape(64)
-        kind = np.where(labels == 0, 0, np.where(labels < 7, 1, 2))
-        fit = float(np.log(np.clip(colour[np.arange(64), kind], 1e-6, 1.0)).sum())
+        fit = colour_fit(probs, labels)
         if fit > best_fit:
             best, best_fit = labels.copy(), fit
     assert best is not None, "candidate_turns gives two turns"

@@ -38,6 +38,14 @@ def colour_probs(probs: np.ndarray) -> np.ndarray:
     return np.stack([p[:, 0], p[:, 1:7].sum(axis=1), p[:, 7:].sum(axis=1)], axis=1)
 
 
+def colour_fit(probs: np.ndarray, grid: np.ndarray) -> float:
+    """Log-likelihood of a class grid's empty/white/black squares ((8, 8) or (64,), the probabilities' order)
+    under (8, 8, 13) or (64, 13) probabilities: which of a few placements or turns the classifier's reading
+    fits best (the camera side of a start frame, the labels' turn on a calibration photo)."""
+    seen = colour_probs(probs)[np.arange(64), KIND[np.asarray(grid).reshape(64)]]
+    return float(np.log(np.clip(seen, 1e-6, 1.0)).sum())
+
+
 def features(probs: np.ndarray, looks: np.ndarray | None) -> np.ndarray:
     """(64, d) regression inputs: log P(empty/white/black), then (with looks) the looks, the looks but the
     first again on dark squares only (a light man is brighter than a dark square, not than a light one), 1."""

@@ -194,14 +194,11 @@ class BoardReader:
 
 
 def _start_fit(probs: np.ndarray, placement: str) -> float:
-    """Log-likelihood of a placement's empty/white/black squares under (8, 8, 13) board-order probabilities."""
+    """How well (8, 8, 13) board-order probabilities read a placement's empty/white/black squares."""
     from egocli.chess.recognise import fen_to_grid
+    from egocli.chess.squarefit import colour_fit
 
-    grid = fen_to_grid(placement).reshape(64)
-    p = probs.reshape(64, -1)
-    kind = np.stack([p[:, 0], p[:, 1:7].sum(axis=1), p[:, 7:].sum(axis=1)], axis=1)
-    seen = kind[np.arange(64), np.where(grid == 0, 0, np.where(grid < 7, 1, 2))]
-    return float(np.log(np.clip(seen, 1e-6, 1.0)).sum())
+    return colour_fit(probs, fen_to_grid(placement))
 
 
 class PositionTracker:
