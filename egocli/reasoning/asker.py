@@ -116,10 +116,10 @@ def answer(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest,
                       time.perf_counter() - started)
     if llm is None:  # no model and nothing computed: the best retrieved event, or nothing
         return _template(ctx, req, started)
-    shared = prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms)
     if req.choices:
-        return _vote(llm, ctx, req, shared, started)
-    return _open(llm, ctx, req, shared, started, on_token)
+        return _vote(llm, ctx, req, started)
+    return _open(llm, ctx, req, prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms), started,
+                 on_token)
 
 
 def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, started: float,
@@ -139,7 +139,7 @@ def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, start
                       time.perf_counter() - started, decided_by="symbolic" if by == "template" else "model")
     ballot = None
     if llm is not None and not neuro.decisive(checked) and ctx.relevant and ctx.storyline.events:
-        ballot = _vote(llm, ctx, req, prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms), started)
+        ballot = _vote(llm, ctx, req, started)
     decision = neuro.choose(checked, [v for _, v in ballot.votes] if ballot else None, len(req.choices))
     if decision.letter is None and ballot is None:
         return None if llm is not None else _template(ctx, req, started)
@@ -301,15 +301,20 @@ def _with_source(ctx: Context, source: Event | None, cites: list[Citation], limi
     return [own, *(c for c in cites if c.event_id != source.id)][:limit]
 
 
-def _vote(llm: PrefixCachedModel, ctx: Context, req: AskRequest, shared: str, started: float) -> Answer:
+def _vote(llm: PrefixCachedModel, ctx: Context, req: AskRequest, started: float) -> Answer:
+    """Each variant votes on its own rotation of the options (the log and question before them stay one cached
+    prefix); its letter is mapped back to the option's own letter."""
     letters = letters_for(len(req.choices))
     rule = grammar(len(req.choices))
     votes, prompt_tokens, out_tokens = [], 0, 0
     llm.prime_system(prompts.SYSTEM)
-    for instruction in prompts.variants(req.votes):
-        msgs = prompts.messages(shared, instruction)
+    for i, instruction in enumerate(prompts.variants(req.votes)):
+        order = prompts.rotation(i, len(req.choices))
+        shown = [req.choices[j] for j in order]
+        msgs = prompts.messages(prompts.prefix(ctx.text, ctx.question, shown, ctx.scope.at_ms), instruction)
         reply = "".join(llm.generate(msgs, max_tokens=2, temperature=0.0, grammar=rule))
-        votes.append((instruction, extract_letter(reply, len(letters))))
+        said = extract_letter(reply, len(letters))
+        votes.append((instruction, letters[order[letters.index(said)]] if said else None))
         prompt_tokens += llm.count_tokens(msgs[0]["content"] + msgs[1]["content"])
         out_tokens += max(1, llm.count_tokens(reply))
     result = majority([v for _, v in votes])

@@ -82,6 +82,13 @@ def variants(votes: int) -> list[str]:
     return [MCQ_VARIANTS[i % len(MCQ_VARIANTS)] for i in range(max(votes, 1))]
 
 
+def rotation(variant: int, count: int) -> list[int]:
+    """The order variant `variant` shows `count` options in: rotated by one per variant, so over the votes each
+    option stands at each letter (a 1.5B model leans to "A": with the right option third on the bundled
+    example it voted the first one 3 to 2). Shown letter k is option order[k]."""
+    return [(k + variant) % count for k in range(count)] if count else []
+
+
 def open_messages(shared: str) -> list[Message]:
     """Chat messages for an open question (instruction last: moving it into the system message, ahead of
     the log, made the 1.5B model skip the copied line and guess)."""

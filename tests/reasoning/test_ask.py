@@ -21,7 +21,7 @@ def test_citations_point_at_real_events(store):
     ids = build_log(store)
     req = asker.AskRequest("Where did I put the car keys?", ("red drawer", "blue bowl"), at_ms=AT, votes=3,
                            symbolic=False)  # the model's votes (tests/reasoning/test_symbolic.py: the scorer's)
-    result = asker.ask(store, EchoModel(), req)
+    result = asker.ask(store, ScriptedModel("A", "B", "A"), req)  # shown letters: the 2nd vote sees B first
     assert result.letter == "A" and result.confidence == 1.0 and len(result.votes) == 3
     assert result.citations and result.citations[0].event_id == ids["keys"]
     for c in result.citations:
@@ -113,9 +113,11 @@ def test_cli_json_with_question_on_stdin(db):
 def test_cli_explain_prints_context_and_votes(db):
     path, _ = db
     res = CliRunner().invoke(app, ["--db", path, "ask", "car keys?", "--at", "2026-11-26T18:00", "-c", "red drawer",
-                                   "-c", "sofa", "--explain", "--votes", "2", "--no-symbolic"])
+                                   "-c", "sofa", "--explain", "--votes", "3", "--no-symbolic"])
     assert res.exit_code == 0, res.output
-    assert "Events:" in res.stdout and res.stdout.count("vote A") == 2 and "A. red drawer" in res.stdout
+    # the fake model says the first letter shown; the second vote sees the options the other way round
+    assert "Events:" in res.stdout and "A. red drawer" in res.stdout
+    assert res.stdout.count("vote A") == 2 and res.stdout.count("vote B") == 1
 
 
 @pytest.mark.parametrize("args, code, message", [

@@ -122,13 +122,13 @@ def test_a_clear_margin_decides_without_asking_the_model(kitchen):
 
 def test_unclear_evidence_lets_the_model_vote_with_the_scorer_as_prior(kitchen):
     store, emb = kitchen
-    model = ScriptedModel("C", "C", "C", "B", "A")
+    model = ScriptedModel("C", "B", "A", "B", "A")  # shown letters: each vote sees the options rotated by one
     req = asker.AskRequest("Which dish needed the most patience?", ("Tomato Soup", "Flatbread", "Washing up"),
                            at_ms=AT + 10**8, videos={1: NAME}, hcc=False, votes=5)
     ctx = asker.assemble(store, req, emb)
     ans = asker.answer(model, ctx, req)
     if ans.decided_by == "model":  # three model votes outweigh a prior worth 1.5 votes
-        assert ans.letter == "C" and model.calls == 5 and len(ans.votes) == 5
+        assert ans.letter == "C" and model.calls == 5 and [v for _, v in ans.votes] == list("CCCBB")
     else:
         assert ans.decided_by == "symbolic" and model.calls == 0
 
@@ -142,6 +142,20 @@ def test_no_symbolic_is_the_model_alone(kitchen):
     ans = asker.answer(model, asker.assemble(store, req, emb), req)
     assert ans.letter == "A" and ans.decided_by == "model" and model.calls == 3 and ans.scores == ()
     assert "Evidence per option" not in ans.context.text
+
+
+def test_each_vote_sees_the_options_rotated_and_its_letter_is_mapped_back(kitchen):
+    store, emb = kitchen
+    model = ScriptedModel("A")  # a model that always says the first letter shown
+    choices = ("Tomato Soup", "Flatbread", "Washing up")
+    req = asker.AskRequest("Which dish did I cook first?", choices, at_ms=AT + 10**8, videos={1: NAME},
+                           hcc=False, votes=3, symbolic=False)
+    ans = asker.answer(model, asker.assemble(store, req, emb), req)
+    assert [v for _, v in ans.votes] == ["A", "B", "C"]  # its "A" named a different option each time
+    firsts = [p[-1]["content"].split("OPTIONS:\n", 1)[1].splitlines()[0] for p in model.prompts]
+    assert [f.split(maxsplit=1)[1] for f in firsts] == list(choices)
+    assert all(p[-1]["content"].split("OPTIONS:")[0] == model.prompts[0][-1]["content"].split("OPTIONS:")[0]
+               for p in model.prompts)  # the log and question before the options are one shared prefix
 
 
 def test_unparseable_options_fall_back_to_the_model(kitchen):
