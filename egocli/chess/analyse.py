@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from egocli.chess.engine import UciEngine
+from egocli.chess.engine import open_engine
 from egocli.chess.legal import parse_fen, read_fen
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.core.errors import InputError, ModelError, UsageError
@@ -139,7 +139,7 @@ def analyse_board(board, options: ChessOptions, coach_model: ModelLoader | None 
     asked = why_move(board, why) if why else None
     with ThreadPoolExecutor(max_workers=1) as pool:  # the model loads while the engine thinks
         loading = pool.submit(_load_coach, coach_model if options.explain else None)
-        with UciEngine() as engine:
+        with open_engine() as engine:
             result.lines = engine.analyse(board, options.multipv, options.seconds)
             tried = engine.analyse(board, 1, options.seconds, only=[asked]) if asked else []
         model = loading.result()

@@ -7,6 +7,9 @@ import math
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,6 +89,40 @@ class UciEngine:
         LOG.debug("engine split: engine_s %.3f multipv %d limit_s %.2f depth %s nodes %s",
                   time.perf_counter() - started, multipv, seconds, first.get("depth"), first.get("nodes"))
         return [_line(board, info) for info in infos if info.get("pv")]
+
+
+_prestarted: list[Future[UciEngine]] = []
+"""The engine `prestarted` began, until `open_engine` takes it."""
+
+
+@contextmanager
+def prestarted() -> Iterator[None]:
+    """Start Stockfish now, on a thread, for the next `open_engine()` inside the block: a command that will ask
+    the engine runs in this block, so the engine's start (the process, its network, the UCI handshake) runs
+    while the rest of the command imports and reads its input. An engine the block never took (bad input, a
+    board that cannot be analysed) is quit when it ends: its thread would keep the process alive."""
+    _close_unused()
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stockfish-start")
+    _prestarted.append(pool.submit(UciEngine))
+    pool.shutdown(wait=False)
+    try:
+        yield
+    finally:
+        _close_unused()
+
+
+def open_engine() -> UciEngine:
+    """The prestarted engine (once; its start-up error, if it failed), else a new one."""
+    if _prestarted:
+        return _prestarted.pop().result()
+    return UciEngine()
+
+
+def _close_unused() -> None:
+    while _prestarted:
+        started = _prestarted.pop()
+        if started.exception() is None:
+            started.result().close()
 
 
 def _line(board: chess.Board, info: chess.engine.InfoDict) -> EngineLine:
