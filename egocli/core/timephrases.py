@@ -30,6 +30,61 @@ _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?\s*(a\.?m\.?|p\.?m\.?
 _FILLER = {"at", "on", "in", "the", "this", "of", "around", "about", "earlier", "o'clock", "oclock", ""}
 
 
+_HOURS = {w: int(n) for w, n in NUMBER_WORDS.items() if n == int(n) and 1 <= n <= 12 and " " not in w
+          and w not in ("a", "an")}
+_HOUR = r"(\d{1,2}|" + "|".join(sorted(_HOURS, key=len, reverse=True)) + r")"
+_MIN_WORDS: dict[str, int] = _TIME["clock_minutes"]
+_AFTER_WORDS: dict[str, int] = _TIME["clock_after"]
+_PAST_TO = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _MIN_WORDS), key=len, reverse=True)) +
+                      rf"|\d{{1,2}})(?: minutes?)? (past|after|to|before) {_HOUR}(?![\w:])")
+_HALF = re.compile(rf"\bhalf {_HOUR}(?![\w:])(?! (?:hours?|minutes?|days?|weeks?|times?)\b)")
+_WORD_CLOCK = re.compile(rf"\b(at|around|about|by|till|until|from|after|before|since) {_HOUR} (" +
+                         "|".join(sorted(map(re.escape, _AFTER_WORDS), key=len, reverse=True)) + r")(?![\w'])")
+
+
+_CLOCK_END = re.compile(r"\s*(?:$|[?.!,;)]|(?:a\.?m|p\.?m|o'?clock|today|yesterday|tonight|this|last|on|in|at|and|or|"
+                        r"when|then|yesterday|the|my)\b)")
+"""What may follow the hour of 'ten to four' said with a bare number: the end, a time word, a new clause."""
+
+
+def _hour_of(word: str) -> int | None:
+    hour = int(word) if word.isdigit() else _HOURS.get(word)
+    return hour if hour is not None and 0 <= hour <= 23 else None
+
+
+def spoken_clock(text: str) -> str:
+    """Clock times said in words, in digits: 'half past ten' and 'half ten' -> '10:30', 'quarter to four' ->
+    '3:45', 'at ten thirty' -> 'at 10:30', 'three o'clock' -> '3 o'clock'; what is not a clock is kept."""
+    def past_to(m: re.Match[str]) -> str:
+        minutes = int(m.group(1)) if m.group(1).isdigit() else _MIN_WORDS[m.group(1)]
+        hour = _hour_of(m.group(3))
+        if hour is None or not 0 < minutes < 60:
+            return m.group(0)
+        bare = m.group(1) not in ("quarter", "a quarter", "half") and "minute" not in m.group(0)
+        if bare and (m.group(1).isdigit() or not _CLOCK_END.match(text, m.end())
+                     or re.search(r"\b(?:from|between)\s*$", text[:m.start()])):
+            return m.group(0)  # 'ten to two friends', 'from 9 to 10 am', 'from ten to eleven': no clock
+        if m.group(2) in ("to", "before"):
+            hour, minutes = (hour - 1) % 24 or (12 if hour <= 12 else 0), 60 - minutes
+        return f"{hour}:{minutes:02d}"
+
+    def half(m: re.Match[str]) -> str:
+        hour = _hour_of(m.group(1))
+        return f"{hour}:30" if hour is not None and hour <= 12 else m.group(0)
+
+    def word_clock(m: re.Match[str]) -> str:
+        hour, minutes = _hour_of(m.group(2)), _AFTER_WORDS[m.group(3)]
+        if hour is None:
+            return m.group(0)
+        return f"{m.group(1)} {hour} o'clock" if m.group(3) in ("o'clock", "oclock") else f"{m.group(1)} {hour}:{minutes:02d}"
+
+    text = _PAST_TO.sub(past_to, text)
+    text = _HALF.sub(half, text)
+    text = _WORD_CLOCK.sub(word_clock, text)
+    return re.sub(rf"\b{_HOUR} o'?clock\b", lambda m: f"{_hour_of(m.group(1))} o'clock"
+                  if _hour_of(m.group(1)) is not None else m.group(0), text)
+
+
 def _count(word: str) -> float:
     return float(word) if word[0].isdigit() else NUMBER_WORDS[word]
 

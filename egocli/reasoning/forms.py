@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, kinds, moments, said, sequence, temporal
+from egocli.reasoning import digest, guests, kinds, moments, said, sequence, temporal
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -77,6 +77,8 @@ FORMS: tuple[Form, ...] = (
          "How much did I pay {action}?"),
     Form("said", "what a person said, asked or told (action: who; other: about what)", ("action", "other"),
          said.said, "What did {action} say about {other}?", live=False, phrased=False),
+    Form("guest", "when someone else came or left, or how long they stayed (action: who; relation: arrive, leave "
+         "or stay)", ("action", "relation"), guests.guest, "When did {action} {relation}?"),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
@@ -214,6 +216,18 @@ def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | N
     return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
 
 
+def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'What time did Irene turn up?', 'how long did the plumber stay?': someone else's visit."""
+    who, verb = groups
+    kind = next((k for k, verbs in guests.VERBS.items() if verb in verbs), "stay")
+    return QuestionPlan("guest", who, relation=kind)
+
+
+_PERSON = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?:(?:,| and| &) [a-z']+)*)"
+_REMOTE_VERB = r"call|ring|phone|text|message|email|write|get in touch|video call"
+_GUEST_VERB = "|".join(sorted((v for kind in ("arrive", "leave") for v in guests.VERBS[kind]), key=len, reverse=True))
+
+
 def _rule(form: str, pattern: str, build: Build | tuple[str, ...] = ("action",)) -> Rule:
     """A rule: its groups fill these slots in order, or `build` reads them."""
     made = _slots(form, build) if isinstance(build, tuple) else build
@@ -226,12 +240,18 @@ RULES: tuple[Rule, ...] = (
                      r"on |planned |booked |arranged |coming up |seeing |meeting )?(.+?)", _planned),
     _rule("planned", r"^(?:do|have|did) i (?:have|got|plan|arrange|book) (?:anything |something |any plans? )?(.+?)",
           _planned),
+    _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
+                   r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
+    _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", ("relation", "action", "other")),
     _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),
     _rule("which", rf"^(?:who|which|what)(?: one)? did i ((?:\w+ )?\w+(?: to| with| for| at)?) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", _which_verb),
     _rule("ago", r"^how long ago (?:did|was it that|have) i (.+?)"),
+    _rule("ago", rf"^how long ago (?:did|was it that) {_PERSON} ({_REMOTE_VERB})(?: me| us)?",
+          lambda groups, scope: QuestionPlan("ago", f"{groups[1]} from {groups[0]}")),
+    _rule("ago", r"^how long ago (?:was|were|is) (?!i\b|it\b)(?:my |the |our |a |an )?(.+?)"),
     _rule("gap", rf"^how (?:long|much time|many minutes) (after|before) {_THE}(.+?),? (?:did|was|had|have) i (.+?)",
           ("relation", "action", "other")),
     _rule("gap", rf"^how (?:long|much time)(?: passed| was there| went by| was it| elapsed)? (between) "
@@ -265,6 +285,8 @@ RULES: tuple[Rule, ...] = (
     _rule("amount", r"^how much (?:was|were|did|is|does) (?:the |my |a )?(.+?)(?: cost| come to| be)?"),
     _rule("amount", r"^how much (?:the |my |a )?(.+?) (?:cost|was|came to|come to)"),
     _rule("amount", r"^what did (?:i|it) (?:spend|pay|cost)(?: at| on| for| in)? (.+?)"),
+    _rule("amount", r"^what (?:did|does|do) (?:the |my |a |an |our )?((?:(?!(?:say|said|tell|told|think|reckon|mention)\b)"
+                    r"[\w'-]+ ?)+?) (?:cost|come to|set me back|add up to)(?: me)?"),
     _rule("amount", r"^what (?:was|is) the (?:cost|price|total|bill) (?:of|for|at) (?:the |my )?(.+?)"),
     _rule("exists", r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)", _exists),
     _rule("exists", r"^(?:did|has|had) (?!i\b)(\w+(?: \w+)?) (call|ring|phone|text|message|email|visit|write to|"

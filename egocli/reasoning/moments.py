@@ -81,7 +81,8 @@ def which(asked: Asked, plan: QuestionPlan) -> Finding:
 def ago(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How long ago did I X?'."""
     matcher = _matcher(asked)
-    groups = _bouts(matcher, plan.action)
+    groups = [g for g in ([e for e in group if _with_person(plan.action, e)] for group in _bouts(matcher, plan.action))
+              if g]  # 'ring from brian' is no call to him
     if not groups:
         return nothing(matcher, "ago", plan.action, asked.stamp)
     last = groups[-1][-1]

@@ -16,7 +16,7 @@ from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
 from egocli.store import Store
 
-RELATIONS = ("", "after", "before", "between", "first", "last")
+RELATIONS = ("", "after", "before", "between", "first", "last", "arrive", "leave", "stay")
 """What `QuestionPlan.relation` may be: how the action stands to the other one, or which end of a list."""
 
 
@@ -31,7 +31,8 @@ class QuestionPlan:
     other: str = ""
     """The second action of a two-action form (order, which, gap): 'went to the pharmacy'."""
     relation: str = ""
-    """'after', 'before' or 'between' (next, order, gap), 'first' or 'last' (which, edge, list), 'whether' (said:
+    """'after', 'before' or 'between' (next, order, gap), 'first' or 'last' (which, edge, list), 'arrive', 'leave'
+    or 'stay' (guest: when someone came, left, how long they stayed), 'whether' (said:
     'did Helen say X?' asks a yes or no, read by the rules only); or ''."""
     by: str = "rules"
     """Who made the plan: 'rules' (the fast path) or 'model' (the grammar-constrained parse)."""

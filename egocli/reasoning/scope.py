@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from egocli.core.errors import NotFound, UsageError
 from egocli.core.lexicon import lexicon
 from egocli.store import Store
+from egocli.core.timephrases import spoken_clock
 from egocli.core.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
@@ -36,6 +37,7 @@ _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|mean
                      r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
                      r"next (?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|this coming|coming up|upcoming|"
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"
+                     r"(?:when|what time|what day|where)(?: is|'s| are) (?:my|the|our) next|"
                      r"(?:what is|what's|anything|is there anything) (?:on|happening|planned) (?:on |for )?(?:this )?"
                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
@@ -305,6 +307,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")
     videos = videos or {}
+    question = spoken_clock(question.lower())  # 'at half ten' is 'at 10:30'
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
     future = not videos and bool(_FUTURE.search(question.lower()))

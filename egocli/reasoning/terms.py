@@ -39,9 +39,14 @@ _NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][\w'\u2019]+(?: (?:&|and|of|the) [A-Z][\
 """A proper name inside a sentence, not its first word ('walking into Clip & Curl', 'the Crown pub')."""
 
 
+_CALENDAR = frozenset(w for w in (*_LEX.time["weekdays"], *_LEX.time["months"]) for w in (w, w[:3], w[:4]))
+"""Days and months, whole and cut short ('THU', 'Dec'): capitalised, but a time, no name of a place or person."""
+
+
 def names(text: str) -> set[str]:
-    """The proper names a text holds past its first word, of three letters or more ('Crown', 'Clip & Curl')."""
-    return {n for n in _NAME.findall(text) if len(n) > 2}
+    """The proper names a text holds past its first word, of three letters or more ('Crown', 'Clip & Curl'),
+    less the days and months ('the THU morning compartment' names none)."""
+    return {n for n in _NAME.findall(text) if len(n) > 2 and n.lower() not in _CALENDAR}
 
 
 def clauses(text: str) -> list[str]:

@@ -88,3 +88,15 @@ def test_where_was_i_at_a_time_names_the_place_of_the_visit(store):
                      ("2026-12-03T19:33", "visual", "darts on a board")])
     said = _ask(store, "where was i at about 7:30 this evening")
     assert said.startswith("At the Red Lion pub") and "darts" in said
+
+
+def test_a_clock_said_in_words_names_where_one_was(store):
+    assert "Central Library" in _ask(store, "Where was I at half ten this morning?").split(".")[0]
+    assert "Central Library" in _ask(store, "where was i at quarter to eleven today").split(".")[0]
+
+
+def test_days_and_months_in_capitals_are_no_place_names():
+    from egocli.reasoning import terms
+
+    assert terms.names("taking the THU morning tablet from the pill box") == set()
+    assert terms.names("walking into Clip & Curl on Monday") == {"Clip & Curl"}

@@ -1,0 +1,69 @@
+"""Someone else's visit (guests.py): when they came, when they left, how long they stayed, on a real store; a
+phone call with them, or words of theirs with no frame of them, is no visit."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import guests, understand
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2026-12-04T22:00")
+DAY = [
+    ("2026-12-04T09:20", "visual", "phone screen lighting up: incoming call from Brian"),
+    ("2026-12-04T09:21", "speech", "Brian: can we move our lunch to Friday?"),
+    ("2026-12-04T15:30", "visual", "school gate, Alfie running out with his bag"),
+    ("2026-12-04T16:10", "visual", "Susan at the door in her work coat"),
+    ("2026-12-04T16:40", "visual", "Susan and Alfie leaving, Alfie waving from the back seat"),
+    ("2026-12-04T17:50", "visual", "kitchen, starting dinner for Irene, chopping onions"),
+    ("2026-12-04T19:00", "visual", "doorbell ringing, Irene at the door with a bunch of flowers"),
+    ("2026-12-04T19:01", "speech", "Irene: these are for you"),
+    ("2026-12-04T20:15", "visual", "living room, lemon tart and coffee with Irene"),
+    ("2026-12-04T21:15", "visual", "Irene in the hallway putting on her coat to leave"),
+    ("2026-12-04T21:16", "speech", "Irene: thank you, that was lovely"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return day_log(tmp_path / "log.db", DAY)
+
+
+@pytest.mark.parametrize("question, relation, who", [
+    ("What time did Irene turn up?", "arrive", "irene"),
+    ("when did susan and alfie go home", "leave", "susan and alfie"),
+    ("How long did Irene stay?", "stay", "irene"),
+    ("how long did the plumber stay", "stay", "the plumber"),
+])
+def test_a_question_about_someone_elses_visit_is_read_as_one(question, relation, who):
+    plan = understand.by_rules(question)
+    assert plan is not None and (plan.form, plan.relation, plan.action) == ("guest", relation, who)
+
+
+@pytest.mark.parametrize("question", ["When did I leave?", "how long was the meeting", "what time did it start",
+                                      "How long was the plumber here?"])
+def test_questions_about_oneself_or_things_are_no_visits(question):
+    plan = understand.by_rules(question)
+    assert plan is None or plan.form != "guest"
+
+
+def test_a_visit_runs_from_the_doorbell_to_the_goodbye(store):
+    assert said(store, "What time did Irene turn up?", AT).startswith("Irene came today at 19:00")
+    stayed = said(store, "How long did Irene stay?", AT)
+    assert stayed.startswith("Irene stayed 2 h 15 min") and "19:00" in stayed and "21:15" in stayed
+
+
+def test_two_people_leave_together(store):
+    assert said(store, "what time did susan and alfie go home", AT).startswith("Susan and Alfie left today at 16:40")
+
+
+def test_a_phone_call_is_no_visit(store):
+    answer = said(store, "How long did Brian stay?", AT)
+    assert answer.startswith("Not that I can see") and "stayed" not in answer
+
+
+def test_people_are_read_from_a_phrase():
+    assert guests.people("Susan and Alfie") == ["susan", "alfie"]
+    assert guests.people("the plumber") == ["plumber"]
