@@ -16,6 +16,8 @@ Sets, each with its own log in $EGOCLI_HOME:
   paraphrases of each (bench/sets/lifeweek_paraphrases.json); log life.db.
 - `everyday`: two ordinary days (bench/sets/everyday*.{txt,jsonl,json}), questions only in their own words (no
   paraphrases); log everyday.db.
+- `errands`: two days of a retired woman (bench/sets/errands*), 90 questions in varied everyday wording,
+  written by someone who had not seen egocli answer; log errands.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -45,7 +47,7 @@ if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checko
 from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
-SETS = ("epic", "life", "everyday")
+SETS = ("epic", "life", "everyday", "errands")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 
@@ -95,15 +97,16 @@ def build(base: Path, sets: list[str], data: Path, seed: int, force: bool) -> No
             print(f"life: {len(json.loads(lifeweek.OPEN.read_text()))} questions, "
                   f"{len(json.loads(LIFE_PARAPHRASES.read_text()))} paraphrases")
         else:
-            events = everyday.build_events()
-            if not everyday.EVENTS.exists() or everyday.EVENTS.read_text(encoding="utf-8") != everyday.jsonl(events):
-                sys.exit("Error: bench/sets/everyday.jsonl differs from its script: run python bench/sets/everyday.py")
-            problems = everyday.check(events, everyday.load_questions())
+            days = everyday.DAYS[name]
+            events = days.build_events()
+            if not days.events.exists() or days.events.read_text(encoding="utf-8") != everyday.jsonl(events):
+                sys.exit(f"Error: bench/sets/{days.events.name} differs from its script: run python bench/sets/everyday.py")
+            problems = everyday.check(events, everyday.load_questions(days.questions))
             if problems:
-                sys.exit("Error: everyday questions: " + "; ".join(problems[:5]))
+                sys.exit(f"Error: {name} questions: " + "; ".join(problems[:5]))
             if not keep:
-                lifelog._cli(db, "import", str(everyday.EVENTS))
-            print(f"everyday: {len(everyday.load_questions())} questions")
+                lifelog._cli(db, "import", str(days.events))
+            print(f"{name}: {len(everyday.load_questions(days.questions))} questions")
         if not keep:
             lifelog._cli(db, "summarize", "--extractive")
             print(f"built {db}")
@@ -137,7 +140,7 @@ def load_set(base: Path | None, name: str) -> list[tuple[dict, list[dict]]]:
         canon = json.loads(lifeweek.OPEN.read_text())
         paras = json.loads(LIFE_PARAPHRASES.read_text())
     else:
-        canon, paras = everyday.load_questions(), []
+        canon, paras = everyday.load_questions(everyday.DAYS[name].questions), []
     by_canon: dict[str, list[dict]] = {}
     for p in paras:
         by_canon.setdefault(p["canonical"], []).append(p)
@@ -305,7 +308,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, nargs="+",
                         help="JSONL rows (run: one, appended; table: one or more). Default $EGOCLI_HOME/understand.jsonl.")
     parser.add_argument("--configs", default=DEFAULT_CONFIGS, help=f"Comma-separated configs (default {DEFAULT_CONFIGS}).")
-    parser.add_argument("--sets", default=",".join(SETS), help="Comma-separated sets: epic, life, everyday.")
+    parser.add_argument("--sets", default=",".join(SETS), help="Comma-separated sets: epic, life, everyday, errands.")
     parser.add_argument("--limit", type=int, default=None,
                         help="At most N canonical questions per set (with their paraphrases).")
     parser.add_argument("--until", default=None, help="run: stop starting new rows after this UTC time (HH:MM).")

@@ -1,7 +1,10 @@
 """The everyday set: two ordinary days (a work day, a day off) and questions people ask about them.
 
-    python bench/sets/everyday.py            # rewrites bench/sets/everyday.jsonl, then checks the questions
-    python bench/sets/everyday.py --check    # exits 1 when everyday.jsonl differs from a rebuild or a check fails
+    python bench/sets/everyday.py            # rewrites bench/sets/{everyday,errands}.jsonl, then checks the questions
+    python bench/sets/everyday.py --check    # exits 1 when a .jsonl differs from a rebuild or a check fails
+
+Two sets of days (`Days`): `everyday` and `errands` (bench/sets/errands_*: a retired woman's two days, written
+with its 90 questions by a helper before anyone ran egocli on them; its golds are not to be edited after a run).
 
 The days are written by hand in everyday_script.txt (lifeweek_script.txt's format: work, emails, a dentist,
 errands, calls, medication with a missed dose, plans said aloud, arrivals and departures); everyday_noise.txt
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -31,15 +35,48 @@ from bench.sets import lifeweek  # noqa: E402
 from bench.sets.lifeweek import Ev  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-SCRIPT, NOISE = HERE / "everyday_script.txt", HERE / "everyday_noise.txt"
-EVENTS, QUESTIONS = HERE / "everyday.jsonl", HERE / "everyday_questions.json"
 SEED = 2027
 KINDS = {"time", "count", "yesno", "words", "first", "duration"}
 
 
+@dataclass(frozen=True)
+class Days:
+    """A set of ordinary days: its script, background, built log and questions (bench/sets/NAME*)."""
+
+    name: str
+
+    @property
+    def script(self) -> Path:
+        return HERE / f"{self.name}_script.txt"
+
+    @property
+    def noise(self) -> Path:
+        return HERE / f"{self.name}_noise.txt"
+
+    @property
+    def events(self) -> Path:
+        return HERE / f"{self.name}.jsonl"
+
+    @property
+    def questions(self) -> Path:
+        return HERE / f"{self.name}_questions.json"
+
+    def build_events(self, seed: int = SEED) -> list[Ev]:
+        """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order (lifeweek's
+        rule)."""
+        return lifeweek.build_events(seed, self.script, self.noise)
+
+
+DAYS = {d.name: d for d in (Days("everyday"), Days("errands"))}
+"""everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
+Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's."""
+EVERYDAY = DAYS["everyday"]
+SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
+
+
 def build_events(seed: int = SEED) -> list[Ev]:
-    """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order (lifeweek's rule)."""
-    return lifeweek.build_events(seed, SCRIPT, NOISE)
+    """The everyday set's log (see Days.build_events)."""
+    return EVERYDAY.build_events(seed)
 
 
 def jsonl(events: list[Ev]) -> str:
@@ -99,31 +136,34 @@ def check(events: list[Ev], questions: list[dict]) -> list[str]:
 
 
 def main() -> None:
-    """Rebuild everyday.jsonl (or compare with it) and check the questions."""
+    """Rebuild each set's NAME.jsonl (or compare with it) and check its questions."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="Compare with the committed log instead of writing.")
+    parser.add_argument("--sets", default=",".join(DAYS), help=f"Comma-separated: {', '.join(DAYS)}.")
     args = parser.parse_args()
-    events = build_events()
-    text = jsonl(events)
     status = 0
-    if args.check:
-        same = EVENTS.exists() and EVENTS.read_text(encoding="utf-8") == text
-        print("everyday.jsonl up to date" if same
-              else "everyday.jsonl differs from a rebuild: run python bench/sets/everyday.py")
-        status |= 0 if same else 1
-    else:
-        EVENTS.write_text(text, encoding="utf-8")
-        print(f"{len(events)} events ({sum(e.scripted for e in events)} scripted) -> {EVENTS}")
-    if QUESTIONS.exists():
-        questions = load_questions()
-        problems = check(events, questions)
-        for p in problems:
-            print("problem:", p)
-        kinds: dict[str, int] = {}
-        for q in questions:
-            kinds[q["gold"]["kind"]] = kinds.get(q["gold"]["kind"], 0) + 1
-        print(f"{len(questions)} questions {kinds}, {len(problems)} problems")
-        status |= 1 if problems else 0
+    for name in args.sets.split(","):
+        days = DAYS[name]
+        events = days.build_events()
+        text = jsonl(events)
+        if args.check:
+            same = days.events.exists() and days.events.read_text(encoding="utf-8") == text
+            print(f"{days.events.name} up to date" if same
+                  else f"{days.events.name} differs from a rebuild: run python bench/sets/everyday.py")
+            status |= 0 if same else 1
+        else:
+            days.events.write_text(text, encoding="utf-8")
+            print(f"{len(events)} events ({sum(e.scripted for e in events)} scripted) -> {days.events}")
+        if days.questions.exists():
+            questions = load_questions(days.questions)
+            problems = check(events, questions)
+            for p in problems:
+                print("problem:", p)
+            kinds: dict[str, int] = {}
+            for q in questions:
+                kinds[q["gold"]["kind"]] = kinds.get(q["gold"]["kind"], 0) + 1
+            print(f"{name}: {len(questions)} questions {kinds}, {len(problems)} problems")
+            status |= 1 if problems else 0
     sys.exit(status)
 
 
