@@ -326,6 +326,9 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
         windows = _clip(windows or [(since_ms if since_ms is not None else -(2 ** 62), 2 ** 62)],
                         since_ms, upper)
         if not windows:
+            if since_ms is None and until_ms is None:  # 'this afternoon', asked in the morning
+                raise UsageError(f"{', '.join(notes) or 'the time the question names'} has not come yet: ask about a "
+                                 "time before now")
             raise UsageError("the question's time scope lies outside --since/--until")
     if backwards:
         notes.append("last time: newest match before the question")

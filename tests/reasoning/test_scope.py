@@ -75,3 +75,8 @@ def test_time_tag_naming_an_unbound_video_is_a_usage_error():
 def test_tags_rewritten_in_storyline_notation():
     assert rewrite_tags("From <TIME 00:31:17.290 video 1> to <TIME 01:02:03.000 video 2>") == \
         "From v1 31:17 to v2 1:02:03"
+
+
+def test_a_part_of_today_still_to_come_is_said_so():
+    with pytest.raises(UsageError, match="this afternoon has not come yet"):
+        parse_scope("who did I meet this afternoon?", parse_time_ms("2026-12-03T11:00"))
