@@ -263,6 +263,8 @@ RULES: tuple[Rule, ...] = (
                     r"(?:please )?(?:summari[sz]e|recap|sum up)|give me (?:a |the )?(?:summary|recap|rundown) of|"
                     r"how (?:was|did|has|is)|tell me about)\b ?(?:my |the )?" + _SPAN_WORDS + r"(?:go |been |going )?(.*?)",
           _digest),
+    _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|tell me|tell us|mention) (?:that )?(?:she|he|they|it)"
+                  r"(?:'s|'d|'ll| has| had| is| was| would| will)? (.+?)", ("action", "other")),
     _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|"
                   r"want(?: me)?(?: (?:not )?to (?:do|forget|remember|bring|get|buy|know|send))?|need(?: from me| me to do)?|"
                   r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding|at|in|during) (.+?))?",
@@ -317,6 +319,7 @@ RULES: tuple[Rule, ...] = (
                   r"(.+?)(?: last| most recently)?"),
     _rule("last", r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)"),
     _rule("count", r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)"),
+    _rule("count", r"^(?:how many times|how often) (?:did|has|had|does|do) (?!i\b)(?:the |my |a |an |our )?(.+?)"),
     _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)(?: to| at| for| on| with| in| of)?",
           lambda groups, scope: QuestionPlan("count", f"{groups[1]} {groups[0]}")),
     _rule("count", r"^how many ((?:(?!did\b|have\b|had\b|do\b|times\b|was\b|were\b)[\w']+ ?){1,3})",

@@ -38,6 +38,7 @@ _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|mean
                      r"next (?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|this coming|coming up|upcoming|"
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"
                      r"(?:when|what time|what day|where)(?: is|'s| are) (?:my|the|our) next|"
+                     r"(?:do|does) (?:i|we|(?:the |my |our )?\w+(?: \w+){0,2}) (?:need|have|got) to|(?:is|are) (?:\w+ ){0,3}due\b|"
                      r"(?:what is|what's|anything|is there anything) (?:on|happening|planned) (?:on |for )?(?:this )?"
                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is

@@ -127,6 +127,8 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     """The visits to a place in the question's scope, in time order."""
     mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
     groups = _stretches(mentions)
+    seen = [g for g in groups if any(e.modality == "visual" for e in g)]
+    groups = seen or groups  # a letter read or a note written names the place without one being there
     out: dict[int | None, Visit] = {}
     for group in groups:
         visit = _visit(asked, group, {e.id for e in mentions})

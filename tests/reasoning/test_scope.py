@@ -80,3 +80,15 @@ def test_tags_rewritten_in_storyline_notation():
 def test_a_part_of_today_still_to_come_is_said_so():
     with pytest.raises(UsageError, match="this afternoon has not come yet"):
         parse_scope("who did I meet this afternoon?", parse_time_ms("2026-12-03T11:00"))
+
+
+@pytest.mark.parametrize("question, future", [
+    ("when do the library books have to go back", True),
+    ("what time do i need to be at the school gate", True),
+    ("when's my next gp appointment", True),
+    ("when are the library books due", True),
+    ("when did i need to call the bank", False),
+    ("when did the library books go back", False),
+])
+def test_what_is_still_to_come_is_a_plan(question, future):
+    assert parse_scope(question, AT).future is future

@@ -151,6 +151,9 @@ def test_the_model_phrases_but_cannot_change_the_times_or_counts(week):
     bad = ScriptedModel("You took it 7 times.")
     ans = _ask(week, "How many times did I take my pills?", llm=bad)
     assert ans.text.startswith("4 times") and ans.decided_by == "symbolic"
+    as_the_user = ScriptedModel("I took it 4 times this week.")  # the answer speaks to the wearer, not as them
+    ans = _ask(week, "How many times did I take my pills?", llm=as_the_user)
+    assert ans.text.startswith("4 times") and ans.decided_by == "symbolic"
 
 
 def test_no_symbolic_leaves_open_questions_to_the_model(week):

@@ -44,6 +44,7 @@ def _plan(question: str):
     ("Yesterday, when did I last check the post?", "When did I last check the post yesterday?"),
     ("What time was my last coffee?", "What was my last coffee?"),
     ("Was I at the bank before the bakery?", "Did I go to the bank before I went to the bakery?"),
+    ("my reading glasses, where are they now", "Where are my reading glasses now?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
@@ -165,3 +166,15 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     plans = _ask(store, "what am I doing on Sunday?")
     assert "Anna" in plans.text  # a question about the future only: the plan said aloud
     store.close()
+
+
+@pytest.mark.parametrize("question, form, slots", [
+    ("what did irene say she's booked", "said", ("irene", "booked")),
+    ("what did the taxi cost", "amount", ("taxi",)),
+    ("how long ago did brian ring", "ago", ("ring from brian",)),
+    ("how many times did the doorbell go today", "count", ("doorbell go",)),
+    ("how long ago was my blood test", "ago", ("blood test",)),
+])
+def test_everyday_wordings_read_their_plan(question, form, slots):
+    plan = understand.by_rules(question)
+    assert plan is not None and plan.form == form and forms.phrases(plan)[:len(slots)] == slots

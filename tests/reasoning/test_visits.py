@@ -100,3 +100,14 @@ def test_days_and_months_in_capitals_are_no_place_names():
 
     assert terms.names("taking the THU morning tablet from the pill box") == set()
     assert terms.names("walking into Clip & Curl on Monday") == {"Clip & Curl"}
+
+
+def test_a_letter_read_at_home_is_no_visit_to_its_sender(tmp_path):
+    store = day_log(tmp_path / "bank.db", [
+        ("2026-12-03T08:20", "text", "Parkway Bank — Dear customer, your savings bond matures on 4 January"),
+        ("2026-12-03T09:48", "visual", "hallway, coat on, a cheque in the handbag"),
+        ("2026-12-03T10:10", "visual", "Parkway Bank on the High Street, waiting in the queue for the counter"),
+        ("2026-12-03T10:22", "note", "Parkway Bank adviser Mon 14 Dec 11:00"),
+        ("2026-12-03T10:26", "visual", "leaving Parkway Bank, the cash zipped into the purse"),
+    ])
+    assert _ask(store, "how long was i in the bank").startswith("16 min")
