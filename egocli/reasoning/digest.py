@@ -149,6 +149,45 @@ def _money(text: str) -> str:
     return m.group(0) if m else ""
 
 
+_SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_SIGN = {"pound": "£", "quid": "£", "euro": "€", "dollar": "$"}
+_SAID_MONEY = re.compile(r"^(?:a |an )?([a-z -]+?) (pound|quid|euro|dollar)s?(?: (?:and )?([a-z -]+?))?"
+                         r"(?: (?:pence|p|cents?))?$", re.I)
+
+
+def _number(words: str) -> int | None:
+    """'twenty-six' -> 26, 'a hundred' -> 100, 'one hundred and five' -> 105; None when not a number said."""
+    total, part = 0, 0
+    for w in re.split(r"[- ]+", words.lower().strip()):
+        if w in ("a", "an") and part == 0:
+            part = 1
+        elif w in _SMALL:
+            part += _SMALL[w]
+        elif w in _TENS:
+            part += _TENS[w]
+        elif w == "hundred":
+            part = max(part, 1) * 100
+        elif w == "and":
+            continue
+        else:
+            return None
+    return total + part
+
+
+def in_digits(money: str) -> str:
+    """An amount said in words in digits ('twelve pounds forty-five' -> '£12.45'); any other as it was."""
+    m = _SAID_MONEY.match(money.strip())
+    whole = _number(m.group(1)) if m else None
+    if m is None or whole is None:
+        return money
+    cents = _number(m.group(3)) if m.group(3) else 0
+    if cents is None or cents > 99:
+        return money
+    return f"{_SIGN[m.group(2).lower()]}{whole}" + (f".{cents:02d}" if cents else "")
+
+
 def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
     """From the first to the last mention of a place (or an occasion: 'the budget review') on the latest day
     it is mentioned inside [lo, hi)."""
@@ -180,6 +219,6 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
         return Finding("amount", f"I can't see an amount for {plan.action}; the closest is {when}: {last.content}.",
                        (last,), f"no amount named near {plan.action}; last about it at {when}: {last.content}")
     ev = max(priced, key=lambda e: e.start_ms)
-    money = _money(ev.content)
+    money = in_digits(_money(ev.content))
     when = asked.stamp(ev.start_ms, ev.source_id)
     return Finding("amount", f"{money}: {when}: {ev.content}.", (ev,), f"{plan.action}: {money}, at {when}: {ev.content}")

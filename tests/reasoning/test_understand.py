@@ -178,3 +178,13 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
     assert plan is not None and plan.form == form and forms.phrases(plan)[:len(slots)] == slots
+
+
+@pytest.mark.parametrize("said, digits", [
+    ("twelve pounds forty-five", "£12.45"), ("a hundred pounds", "£100"), ("twenty-six pounds eighty", "£26.80"),
+    ("five euros", "€5"), ("9.90 GBP", "9.90 GBP"), ("ninety-nine pence", "ninety-nine pence"),
+])
+def test_an_amount_said_in_words_is_given_in_digits(said, digits):
+    from egocli.reasoning.digest import in_digits
+
+    assert in_digits(said) == digits
