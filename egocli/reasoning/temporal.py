@@ -256,13 +256,20 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"{plan.action}: first at {when}: {ev.content}")
 
 
+_OF_WORDS = frozenset({"from", "about", "of", "for", "with", "to"})
+"""Words after a first word that make it a thing ('a letter from', 'the email about'), not an act."""
+
+
 def _did(edge: str, phrase: str, when: str, content: str) -> str:
     """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
     note: today at 08:10: ...' (for a thing)."""
     first = phrase.split()[0].lower()
     if terms.gerund(first) and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
         return voice.sentence(f"You were {edge} {voice.you(phrase)} {when}: {content}")
-    if actions.parse(phrase).verb is not None or first.endswith("ed"):
+    said = phrase.lower().split()
+    known = terms.stem(first) in actions.CLASS or voice.is_verb(first)
+    nounish = not known and (len(said) == 1 or said[1] in _OF_WORDS)  # 'letter from the bank', 'email about it'
+    if (actions.parse(phrase).verb is not None and not nounish) or first.endswith("ed"):
         return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
     return voice.sentence(f"Your {edge} {voice.you(phrase).removeprefix('your ')}: {when}: {content}")
 

@@ -33,6 +33,12 @@ def you(phrase: str) -> str:
     return re.sub(r"[a-z']+", lambda m: _PERSON.get(m.group(0), m.group(0)), phrase.lower())
 
 
+def is_verb(word: str) -> bool:
+    """Whether the lexicon knows a word as a verb (one with a past of its own, or said the same in the past)."""
+    word = word.lower()
+    return word in _PAST_OF or word in _PAST_OF.values() or word in lexicon().words["same_past"]
+
+
 def past(phrase: str) -> str:
     """A phrase whose first word is a verb, in the past: 'take my pills' -> 'took my pills', 'water the plants'
     -> 'watered the plants'; a phrase already past (or not starting with a verb it knows) is left as it is."""

@@ -28,3 +28,14 @@ def test_the_past_of_what_was_done(phrase, said):
 def test_an_activity_is_said_as_one():
     assert temporal._did("last", "reading at the cafe", "today at 10:00", "a novel") == \
         "You were last reading at the cafe today at 10:00: a novel."
+
+
+@pytest.mark.parametrize("phrase, said", [
+    ("letter from the bank", "Your last letter from the bank: today at 09:48: x."),
+    ("water the plants", "You last watered the plants today at 09:48: x."),
+    ("walk to the shop", "You last walked to the shop today at 09:48: x."),
+])
+def test_a_last_time_is_said_of_an_act_or_of_a_thing(phrase, said):
+    from egocli.reasoning.temporal import _did
+
+    assert _did("last", phrase, "today at 09:48", "x") == said
