@@ -47,6 +47,15 @@ _CLOCK_END = re.compile(r"\s*(?:$|[?.!,;)]|(?:a\.?m|p\.?m|o'?clock|today|yesterd
 """What may follow the hour of 'ten to four' said with a bare number: the end, a time word, a new clause."""
 
 
+def _waking(hour: int, minutes: int, morning: bool) -> str:
+    """A clock said in words, as digits: an hour from 1 to 6 is in the afternoon ('half four' is 16:30: nobody
+    says 'quarter past three' of the night), as 'at 3' is, unless the question says morning or night."""
+    return f"{hour}:{minutes:02d}" + (" pm" if 1 <= hour <= 6 and not morning else "")
+
+
+_MORNING = re.compile(r"\b(?:morning|a\.?m\.?|night|early)\b")
+
+
 def _hour_of(word: str) -> int | None:
     hour = int(word) if word.isdigit() else _HOURS.get(word)
     return hour if hour is not None and 0 <= hour <= 23 else None
@@ -55,6 +64,8 @@ def _hour_of(word: str) -> int | None:
 def spoken_clock(text: str) -> str:
     """Clock times said in words, in digits: 'half past ten' and 'half ten' -> '10:30', 'quarter to four' ->
     '3:45', 'at ten thirty' -> 'at 10:30', 'three o'clock' -> '3 o'clock'; what is not a clock is kept."""
+    morning = bool(_MORNING.search(text))
+
     def past_to(m: re.Match[str]) -> str:
         minutes = int(m.group(1)) if m.group(1).isdigit() else _MIN_WORDS[m.group(1)]
         hour = _hour_of(m.group(3))
@@ -66,17 +77,19 @@ def spoken_clock(text: str) -> str:
             return m.group(0)  # 'ten to two friends', 'from 9 to 10 am', 'from ten to eleven': no clock
         if m.group(2) in ("to", "before"):
             hour, minutes = (hour - 1) % 24 or (12 if hour <= 12 else 0), 60 - minutes
-        return f"{hour}:{minutes:02d}"
+        return _waking(hour, minutes, morning)
 
     def half(m: re.Match[str]) -> str:
         hour = _hour_of(m.group(1))
-        return f"{hour}:30" if hour is not None and hour <= 12 else m.group(0)
+        return _waking(hour, 30, morning) if hour is not None and hour <= 12 else m.group(0)
 
     def word_clock(m: re.Match[str]) -> str:
         hour, minutes = _hour_of(m.group(2)), _AFTER_WORDS[m.group(3)]
         if hour is None:
             return m.group(0)
-        return f"{m.group(1)} {hour} o'clock" if m.group(3) in ("o'clock", "oclock") else f"{m.group(1)} {hour}:{minutes:02d}"
+        if m.group(3) in ("o'clock", "oclock"):
+            return f"{m.group(1)} {hour} o'clock"
+        return f"{m.group(1)} {_waking(hour, minutes, morning)}"
 
     text = _PAST_TO.sub(past_to, text)
     text = _HALF.sub(half, text)

@@ -269,7 +269,7 @@ def _did(edge: str, phrase: str, when: str, content: str) -> str:
     said = phrase.lower().split()
     known = terms.stem(first) in actions.CLASS or voice.is_verb(first)
     nounish = not known and (len(said) == 1 or said[1] in _OF_WORDS)  # 'letter from the bank', 'email about it'
-    if (actions.parse(phrase).verb is not None and not nounish) or first.endswith("ed"):
+    if ((actions.parse(phrase).verb is not None or known) and not nounish) or first.endswith("ed"):
         return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
     return voice.sentence(f"Your {edge} {voice.you(phrase).removeprefix('your ')}: {when}: {content}")
 

@@ -34,6 +34,7 @@ def test_an_activity_is_said_as_one():
     ("letter from the bank", "Your last letter from the bank: today at 09:48: x."),
     ("water the plants", "You last watered the plants today at 09:48: x."),
     ("walk to the shop", "You last walked to the shop today at 09:48: x."),
+    ("have my brown inhaler", "You last had your brown inhaler today at 09:48: x."),
 ])
 def test_a_last_time_is_said_of_an_act_or_of_a_thing(phrase, said):
     from egocli.reasoning.temporal import _did
