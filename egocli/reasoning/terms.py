@@ -11,8 +11,11 @@ from egocli.core.lexicon import lexicon, stem, words  # noqa: F401 (stem and wor
 _LEX = lexicon()
 STOP = _LEX.stopwords["match"]
 """Words that carry no content for matching (function words, question words, time words)."""
-SYNONYMS = _LEX.synonyms
+SYNONYMS = dict(_LEX.synonyms)
 """A few everyday equivalents (applied after stemming); meaning beyond these comes from the embedder."""
+_VERBS = {w.replace("_", " ") for line in _LEX.verbs["classes"] for w in line.split()}
+for _word in set(_LEX.synonyms.values()) - _VERBS:  # a word synonyms fold to folds itself ('tyre', stem 'tyr', is
+    SYNONYMS.setdefault(stem(_word), _word)        # 'tyre' as 'tire' is); a verb keeps its stem, its class's key
 IRREGULAR = _LEX.irregular
 """Irregular verb forms mapped to their base form before stemming ('took my pills' ~ 'take a pill')."""
 UNSTEMMED = _LEX.unstemmed

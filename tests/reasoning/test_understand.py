@@ -188,3 +188,11 @@ def test_an_amount_said_in_words_is_given_in_digits(said, digits):
     from egocli.reasoning.digest import in_digits
 
     assert in_digits(said) == digits
+
+
+def test_british_and_american_words_are_one_term():
+    from egocli.reasoning import terms
+
+    assert terms.terms("the tire place") == ["tyre", "plac"] and terms.terms("Tyre Depot") == ["tyre", "depot"]
+    assert terms.terms("drugstore") == terms.terms("chemist") == ["pharmacy"]
+    assert terms.terms("phoning the plumber")[0] == terms.terms("phone call")[0]  # a verb keeps its class's stem
