@@ -62,14 +62,7 @@ def analyse_cmd(
     """
     from egocli.chess.engine import prestarted
 
-    with prestarted():  # Stockfish starts while the rest imports and the board is read
-        _analyse(ctx, source, fen, turn, view, model, multipv, seconds, no_explain, why, no_self_calibrate,
-                 frame_by_frame, json_)
-
-
-def _analyse(ctx: typer.Context, source: str | None, fen: str | None, turn: str | None, view: str, model: str,
-             multipv: int, seconds: float, no_explain: bool, why: str | None, no_self_calibrate: bool,
-             frame_by_frame: bool, json_: bool) -> None:
+    ctx.with_resource(prestarted())  # Stockfish starts while the rest imports and the board is read
     from egocli.chess.analyse import UnreadablePosition, analyse
     from egocli.chess.calibrate import active_model
     from egocli.chess.types import ChessOptions, VideoAnalysis

@@ -42,6 +42,8 @@ class Lexicon:
     """Nouns that name a kind of event."""
     visits: dict[str, tuple[str, ...]]
     """Cues of arriving somewhere and of leaving it, the words of home, the verbs of moving (arrive, leave)."""
+    money: dict[str, Any]
+    """How money is said: tens (in order from twenty), currencies (word -> sign), small_change."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -64,7 +66,9 @@ def lexicon() -> Lexicon:
                    _words(raw["stems"]["unstemmed"]), _words(raw["stems"]["light"]),
                    tuple(raw["stems"]["numbers"].split()),
                    {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
-                   dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()})
+                   dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()},
+                   {"tens": tuple(raw["money"]["tens"].split()), "currencies": dict(raw["money"]["currencies"]),
+                    "small_change": _words(raw["money"]["small_change"])})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -32,6 +32,8 @@ PARTICLES = _VERBS["particles"]
 PREPOSITIONS = _VERBS["prepositions"]
 """Words that end the phrase naming the thing acted on."""
 PLACING = _VERBS["placing"]
+REMOTE_WORDS = re.compile(r"\b(?:" + "|".join(sorted(_VERBS["remote"])) + r")\w*\b")
+"""A word of a remote act in an event ('calling Anna', 'a video call', 'incoming call'): the person was elsewhere."""
 """Classes of verbs that leave a thing somewhere (their events answer 'where is it')."""
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[,;.:!?()\u2014-]")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local, to_ms
 from egocli.reasoning import terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
@@ -149,43 +150,38 @@ def _money(text: str) -> str:
     return m.group(0) if m else ""
 
 
-_SMALL = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_SIGN = {"pound": "£", "quid": "£", "euro": "€", "dollar": "$"}
-_SAID_MONEY = re.compile(r"^(?:a |an )?([a-z -]+?) (pound|quid|euro|dollar)s?(?: (?:and )?([a-z -]+?))?"
-                         r"(?: (?:pence|p|cents?))?$", re.I)
+_MONEY_WORDS = lexicon().money
+_UNITS = {w: i for i, w in enumerate(lexicon().numbers) if i < 20}
+_TENS = {w: 10 * i for i, w in enumerate(_MONEY_WORDS["tens"], 2)}
 
 
-def _number(words: str) -> int | None:
-    """'twenty-six' -> 26, 'a hundred' -> 100, 'one hundred and five' -> 105; None when not a number said."""
-    total, part = 0, 0
-    for w in re.split(r"[- ]+", words.lower().strip()):
-        if w in ("a", "an") and part == 0:
-            part = 1
-        elif w in _SMALL:
-            part += _SMALL[w]
-        elif w in _TENS:
-            part += _TENS[w]
+def _number(said: list[str]) -> int | None:
+    """['twenty', 'six'] -> 26, ['a', 'hundred'] -> 100, ['one', 'hundred', 'and', 'five'] -> 105; None when the
+    words are no number."""
+    value = None
+    for w in said:
+        if w in ("a", "an") and value is None:
+            continue  # 'a hundred', 'a ten pound note'
+        if w in _UNITS or w in _TENS:
+            value = (value or 0) + _UNITS.get(w, _TENS.get(w, 0))
         elif w == "hundred":
-            part = max(part, 1) * 100
-        elif w == "and":
-            continue
-        else:
+            value = (value or 1) * 100
+        elif w != "and":
             return None
-    return total + part
+    return value
 
 
 def in_digits(money: str) -> str:
     """An amount said in words in digits ('twelve pounds forty-five' -> '£12.45'); any other as it was."""
-    m = _SAID_MONEY.match(money.strip())
-    whole = _number(m.group(1)) if m else None
-    if m is None or whole is None:
+    said = money.lower().replace("-", " ").split()
+    at = next((i for i, w in enumerate(said) if w in _MONEY_WORDS["currencies"]), None)
+    if not at:
         return money
-    cents = _number(m.group(3)) if m.group(3) else 0
-    if cents is None or cents > 99:
+    rest = [w for w in said[at + 1:] if w not in _MONEY_WORDS["small_change"]]
+    whole, cents = _number(said[:at]), _number(rest) if rest else 0
+    if whole is None or cents is None or cents > 99:
         return money
-    return f"{_SIGN[m.group(2).lower()]}{whole}" + (f".{cents:02d}" if cents else "")
+    return f"{_MONEY_WORDS['currencies'][said[at]]}{whole}" + (f".{cents:02d}" if cents else "")
 
 
 def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:

@@ -33,8 +33,6 @@ _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in"
               "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
 _REMOTE = {actions.CLASS.get(terms.stem(w), w) for w in lexicon().verbs["remote"]}
 """Classes of acts done with someone elsewhere (calling, texting)."""
-_REMOTE_WORDS = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["remote"])) + r")\w*\b")
-"""A word of a remote act in an event ('calling Anna', 'a video call')."""
 _OUTGOING = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True)) +
                        r") (?:up )?(\w+)")
 """A remote act going out to someone ('calling Anna', 'rang up Sam'): the person is the group."""
@@ -121,7 +119,7 @@ def _with_person(phrase: str, ev: Event) -> bool:
         return said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
     act = actions.parse(phrase)
     if act.verb in ("look", "meet") and act.head is not None:
-        return not _REMOTE_WORDS.search(text)
+        return not actions.REMOTE_WORDS.search(text)
     return True
 
 

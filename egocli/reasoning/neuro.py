@@ -95,14 +95,14 @@ def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> t
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
             or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(said)) \
             or not _same_answer(reply, finding.text) \
-            or not _names(reply) <= _names(said) or _AS_THE_USER.match(reply):
+            or not _names(reply) <= _names(said) or reply.split()[0].lower().rstrip(",.:") in _AS_THE_WEARER:
         # a phrasing that drops or invents a time, a number, a name or a no, or speaks as the user ('I got back')
         return finding.text, *used, "template"
     return reply, *used, "model"
 
 
-_AS_THE_USER = re.compile(r"^(?:I|I'm|I've|I'd|I'll|My|We)\b")
-"""A phrasing that opens as the wearer would ('I got back from the shops at 11:22'): the answer speaks to them."""
+_AS_THE_WEARER = lexicon().words["as_the_wearer"]
+"""First words of a phrasing that speaks as the wearer ('I got back from the shops at 11:22'): answers speak to them."""
 
 
 def _polarity(text: str) -> str:

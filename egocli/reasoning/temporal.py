@@ -256,7 +256,7 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"{plan.action}: first at {when}: {ev.content}")
 
 
-_OF_WORDS = frozenset({"from", "about", "of", "for", "with", "to"})
+_OF_WORDS = lexicon().words["thing_of"]
 """Words after a first word that make it a thing ('a letter from', 'the email about'), not an act."""
 
 

@@ -32,12 +32,13 @@ HOME_LOOKBACK_MS = 7 * 86_400_000
 """How far back arrivals home and departures from home are read when the question names no time."""
 
 
-def _cue(phrases: tuple[str, ...]) -> re.Pattern[str]:
+def cue(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """A pattern for any of the phrases as whole words, the longest first."""
     return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")\b")
 
 
 _LEX = lexicon().visits
-_ARRIVE, _LEAVE, _HOMEWARD, _HOME = (_cue(_LEX[k]) for k in ("arrive", "leave", "homeward", "home"))
+_ARRIVE, _LEAVE, _HOMEWARD, _HOME = (cue(_LEX[k]) for k in ("arrive", "leave", "homeward", "home"))
 _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
@@ -126,7 +127,7 @@ Find = Callable[[str], list[Event]]
 def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     """The visits to a place in the question's scope, in time order."""
     mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
-    groups = _stretches(mentions)
+    groups = stretches(mentions)
     seen = [g for g in groups if any(e.modality == "visual" for e in g)]
     groups = seen or groups  # a letter read or a note written names the place without one being there
     out: dict[int | None, Visit] = {}
@@ -217,14 +218,14 @@ def kind_visits(places: tuple[str, ...], find: Find) -> list[list[Event]]:
     """The visits to any of the places, one a stretch of their mentions in which one of them was seen (a frame
     or a sign read: being there, not the call that booked it)."""
     mentions = sorted({e.id: e for place in places for e in find(place)}.values(), key=lambda e: (e.start_ms, e.id))
-    return [g for g in _stretches(mentions) if any(e.modality in ("visual", "text") for e in g)]
+    return [g for g in stretches(mentions) if any(e.modality in ("visual", "text") for e in g)]
 
 
-def _stretches(mentions: list[Event]) -> list[list[Event]]:
-    """Mentions in time order cut where MENTION_GAP_MS passes without one."""
+def stretches(mentions: list[Event], gap_ms: int = MENTION_GAP_MS) -> list[list[Event]]:
+    """Mentions in time order cut where gap_ms passes without one."""
     groups: list[list[Event]] = []
     for ev in mentions:
-        if groups and ev.start_ms - groups[-1][-1].start_ms <= MENTION_GAP_MS:
+        if groups and ev.start_ms - groups[-1][-1].start_ms <= gap_ms:
             groups[-1].append(ev)
         else:
             groups.append([ev])
