@@ -43,7 +43,7 @@ _WORD_CLOCK = re.compile(rf"\b(at|around|about|by|till|until|from|after|before|s
 
 
 _CLOCK_END = re.compile(r"\s*(?:$|[?.!,;)]|(?:a\.?m|p\.?m|o'?clock|today|yesterday|tonight|this|last|on|in|at|and|or|"
-                        r"when|then|yesterday|the|my)\b)")
+                        r"when|then|the|my)\b)")
 """What may follow the hour of 'ten to four' said with a bare number: the end, a time word, a new clause."""
 
 
