@@ -20,6 +20,8 @@ Sets, each with its own log in $EGOCLI_HOME:
   written by someone who had not seen egocli answer; log errands.db.
 - `shifts`: a man's shift at a hardware shop and a Sunday with his father and daughter (bench/sets/shifts*), 117
   questions, written by someone who had read neither egocli's code nor its answers; log shifts.db.
+- `weekdays`: two days of a self-employed gardener (bench/sets/weekdays*), 190 questions written the same way,
+  committed before egocli was first run on them; log weekdays.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -49,7 +51,7 @@ if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checko
 from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
-SETS = ("epic", "life", "everyday", "errands", "shifts")
+SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 
@@ -310,7 +312,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, nargs="+",
                         help="JSONL rows (run: one, appended; table: one or more). Default $EGOCLI_HOME/understand.jsonl.")
     parser.add_argument("--configs", default=DEFAULT_CONFIGS, help=f"Comma-separated configs (default {DEFAULT_CONFIGS}).")
-    parser.add_argument("--sets", default=",".join(SETS), help="Comma-separated sets: epic, life, everyday, errands, shifts.")
+    parser.add_argument("--sets", default=",".join(SETS), help="Comma-separated sets: " + ", ".join(SETS) + ".")
     parser.add_argument("--limit", type=int, default=None,
                         help="At most N canonical questions per set (with their paraphrases).")
     parser.add_argument("--until", default=None, help="run: stop starting new rows after this UTC time (HH:MM).")
