@@ -213,7 +213,7 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
     if not priced:
         when = asked.stamp(last.start_ms, last.source_id)
         return Finding("amount", f"I can't see an amount for {plan.action}; the closest is {when}: {last.content}.",
-                       (last,), f"no amount named near {plan.action}; last about it at {when}: {last.content}")
+                       (last,), f"no amount named near {plan.action}; last about it at {when}: {last.content}", False)
     ev = max(priced, key=lambda e: e.start_ms)
     money = in_digits(_money(ev.content))
     when = asked.stamp(ev.start_ms, ev.source_id)

@@ -139,13 +139,13 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
         lead = "Yes, it seems you forgot" if forgot else "Not that I can see"
         return Finding("exists", f"{lead}: nothing about \"{phrase}\"{where}; the closest is "
                        f"{when}: {close.content}.", (close,), f"no event about {phrase}{where}: so {word.lower()}; "
-                       f"the closest, not the same: {when}: {close.content}")
+                       f"the closest, not the same: {when}: {close.content}", False)
     last = groups[-1][-1]
     when = stamp(last.start_ms, last.source_id)
     if matcher.tier <= 1:
         return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
-                       f"{last.content}")
+                       f"{last.content}", False)
     times = f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
     word = "No, you did it" if forgot else "Yes"
     return Finding("exists", f"{word}: {times}{where}, the last at {when}: {last.content}.", (last,),

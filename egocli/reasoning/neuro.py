@@ -12,7 +12,7 @@ from egocli.models.base import Embedder, TextModel
 from egocli.core.lexicon import lexicon
 from egocli.reasoning import forms, symbolic, temporal, terms, verdict
 from egocli.reasoning.plan import Asked, QuestionPlan
-from egocli.reasoning.understand import Parser, understand
+from egocli.reasoning.understand import Parser, by_model, understand
 from egocli.reasoning.answer import ANSWER_MARK, split_open
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer, approx_tokens
@@ -52,11 +52,33 @@ def check(store: Store, scope: Scope, question: str, choices: Sequence[str],
         if judgement.mode == "none":
             return Checked(judgement, None)
         return Checked(judgement, None, block="Evidence per option:\n" + verdict.block(judgement, renderer))
-    plan = understand(question, scope, parser)
-    finding = forms.compute(Asked(store, scope, embedder, question), plan) if plan is not None else None
+    asked = Asked(store, scope, embedder, question)
+    plan = understand(question, scope)
+    finding = forms.compute(asked, plan) if plan is not None else None
+    if parser is not None and (finding is None or not finding.answered):
+        plan, finding = _second_reading(asked, parser, plan, finding)
     if finding is None:
         return None
     return Checked(None, finding, plan, f"Computed from the log: {finding.facts}")
+
+
+def _second_reading(asked: Asked, parser: Parser, plan: QuestionPlan | None,
+                    finding: temporal.Finding | None) -> tuple[QuestionPlan | None, temporal.Finding | None]:
+    """The model's plan and its finding when the rules read none, or read one that found nothing and the
+    model's finds something (the rules' 'nothing about X' stands when the model's plan finds nothing either)."""
+    theirs = by_model(asked.question, asked.scope, parser)
+    if theirs is None or (plan is not None and _same(theirs, plan)):
+        return plan, finding
+    found = forms.compute(asked, theirs)
+    if finding is None or (found is not None and found.answered):
+        return theirs, found
+    return plan, finding
+
+
+def _same(a: QuestionPlan, b: QuestionPlan) -> bool:
+    """Whether two plans ask the same (who made them aside)."""
+    return (a.form, a.action.lower(), a.other.lower(), a.relation) == (b.form, b.action.lower(), b.other.lower(),
+                                                                     b.relation)
 
 
 def decisive(checked: Checked | None) -> bool:

@@ -6,6 +6,7 @@ the registry (forms.py) computes its answer from the store and the model at most
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -14,7 +15,7 @@ from egocli.models.base import Embedder
 from egocli.reasoning import voice
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.tcot import Renderer
-from egocli.store import Store
+from egocli.store import Event, Store
 
 RELATIONS = ("", "after", "before", "between", "first", "last", "arrive", "leave", "stay")
 """What `QuestionPlan.relation` may be: how the action stands to the other one, or which end of a list."""
@@ -62,3 +63,37 @@ class Asked:
                 return renderer.stamp(ms, source_id)
             return voice.when(ms, self.scope.at_ms)
         return stamp
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the log says to an open question of a known form."""
+
+    form: str
+    """The name of the form that computed it (forms.FORMS)."""
+    text: str
+    """The answer as a template sentence (used when no model phrases it)."""
+    events: tuple[Event, ...]
+    """Events cited, the one whose time the answer gives first; empty when nothing matched."""
+    facts: str
+    """The computed facts, for the model to phrase."""
+    found: bool = True
+    """Whether the log held what was asked (False: nothing did; `events` then holds at most the closest one, cited
+    as not the same)."""
+
+    @property
+    def answered(self) -> bool:
+        """Whether it answers from events about the question (not a found-nothing with or without a closest)."""
+        return self.found and bool(self.events)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", tidy(self.text))
+
+
+def tidy(text: str) -> str:
+    """An answer's sentence cleaned where log lines were set into it: one full stop where a quoted line ended
+    with its own ('ten..', 'ten.;'), no 'at on Saturday' or 'at today at', a capital first letter."""
+    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
+    text = re.sub(r"(?<!\.)\.\s*([;,)])", r"\1", text)
+    text = re.sub(r"\bat (on \w+ at|today at|yesterday at|on \d+ \w+ at)\b", r"\1", text)
+    return text[:1].upper() + text[1:]

@@ -29,6 +29,7 @@ _LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest
                         r"where did i (?:leave|put)|where(?: is|'s| are) (?:my|the|our))\b")
 """'Last time' questions, and questions about where something is now (the newest sighting answers them)."""
 _WEEK = re.compile(r"\b(last|this)\s+week\b")
+_WEEKEND = re.compile(r"\b(last|this|(?:at|over) the|the)\s+weekend\b")
 _CLOCK = r"(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?"
 _CLOCK_RANGE = re.compile(rf"\b(?:between|from)\s+{_CLOCK}\s+(?:and|to|till|until)\s+{_CLOCK}(?![\w:])")
 _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])"
@@ -207,6 +208,11 @@ def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], s
         monday = _day(at, at.weekday())
         start = monday - timedelta(days=7) if m.group(1) == "last" else monday
         found.append(((to_ms(start), to_ms(start + timedelta(days=7))), m.group(0)))
+    for m in _WEEKEND.finditer(text):  # Saturday and Sunday: this one once it has begun, else the one just gone
+        saturday = _day(at, at.weekday()) + timedelta(days=5)
+        if at.weekday() < 5 or m.group(1) == "last":
+            saturday -= timedelta(days=7)
+        found.append(((to_ms(saturday), to_ms(saturday + timedelta(days=2))), m.group(0)))
     return found
 
 

@@ -17,7 +17,7 @@ from egocli.models.base import Embedder
 from egocli.reasoning import actions, kinds, terms, visits, voice
 from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
-from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.plan import Asked, Finding, QuestionPlan, tidy  # noqa: F401 (Finding, tidy: callers import them from here)
 from egocli.reasoning.scope import Scope
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
@@ -30,32 +30,6 @@ SEARCH_K = 200
 """Candidates read per scope unit when counting."""
 SENSED_ACTS = frozenset(actions.SENSED.values())
 """The acts an event's modality is (seeing, speaking): an event with no other act names no act of its own."""
-
-@dataclass(frozen=True)
-class Finding:
-    """What the log says to an open question of a known form."""
-
-    form: str
-    """The name of the form that computed it (forms.FORMS)."""
-    text: str
-    """The answer as a template sentence (used when no model phrases it)."""
-    events: tuple[Event, ...]
-    """Events cited, the one whose time the answer gives first; empty when nothing matched."""
-    facts: str
-    """The computed facts, for the model to phrase."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "text", tidy(self.text))
-
-
-def tidy(text: str) -> str:
-    """An answer's sentence cleaned where log lines were set into it: one full stop where a quoted line ended
-    with its own ('ten..', 'ten.;'), no 'at on Saturday' or 'at today at', a capital first letter."""
-    text = re.sub(r"(?<!\.)\.\.(?!\.)", ".", text)
-    text = re.sub(r"(?<!\.)\.\s*([;,)])", r"\1", text)
-    text = re.sub(r"\bat (on \w+ at|today at|yesterday at|on \d+ \w+ at)\b", r"\1", text)
-    return text[:1].upper() + text[1:]
-
 
 class Matcher:
     """Events in scope that are about a phrase: its rare words (stemmed, synonyms folded), its verb and the
@@ -222,7 +196,7 @@ def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int 
         return Finding(form, f"Nothing in the log about \"{phrase}\".", (), f"no event about {phrase}")
     when = stamp(close.start_ms, close.source_id)
     return Finding(form, f"Not that I can see: nothing about \"{phrase}\"; the closest is {when}: {close.content}.",
-                   (close,), f"no event about {phrase}; the closest, not the same: {when}: {close.content}")
+                   (close,), f"no event about {phrase}; the closest, not the same: {when}: {close.content}", False)
 
 
 def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
@@ -241,7 +215,7 @@ def last(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "last", plan.action, asked.stamp)
     ev = _times(matcher, found, plan.action)[-1][-1]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("last", _did("last", plan.action, when, ev.content), (ev,),
+    return Finding("last", voice.did("last", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: last at {when}: {ev.content}")
 
 
@@ -252,26 +226,11 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
         return nothing(matcher, "first", plan.action, asked.stamp)
     ev = _times(matcher, found, plan.action)[0][0]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("first", _did("first", plan.action, when, ev.content), (ev,),
+    return Finding("first", voice.did("first", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: first at {when}: {ev.content}")
 
 
-_OF_WORDS = lexicon().words["thing_of"]
 """Words after a first word that make it a thing ('a letter from', 'the email about'), not an act."""
-
-
-def _did(edge: str, phrase: str, when: str, content: str) -> str:
-    """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
-    note: today at 08:10: ...' (for a thing)."""
-    first = phrase.split()[0].lower()
-    if terms.gerund(first) and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
-        return voice.sentence(f"You were {edge} {voice.you(phrase)} {when}: {content}")
-    said = phrase.lower().split()
-    known = terms.stem(first) in actions.CLASS or voice.is_verb(first)
-    nounish = not known and (len(said) == 1 or said[1] in _OF_WORDS)  # 'letter from the bank', 'email about it'
-    if ((actions.parse(phrase).verb is not None or known) and not nounish) or first.endswith("ed"):
-        return voice.sentence(f"You {edge} {voice.past(voice.you(phrase))} {when}: {content}")
-    return voice.sentence(f"Your {edge} {voice.you(phrase).removeprefix('your ')}: {when}: {content}")
 
 
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -359,18 +318,14 @@ def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
     placed = [e for e in found if head and actions.places(e.content, head)]
     when = stamp(last.start_ms, last.source_id)
     if not placed:
-        return Finding("where", voice.sentence(f"Your {_thing(phrase)} was last seen {when}: {last.content}"), (last,),
+        return Finding("where", voice.sentence(f"Your {voice.thing(phrase)} {voice.was(voice.thing(phrase))} last seen {when}: {last.content}"), (last,),
                        f"{phrase}: last seen at {when}: {last.content}")
     put = placed[-1]
     put_when = stamp(put.start_ms, put.source_id)
     later = f"; last seen {when}: {last.content}" if last.id != put.id else ""
-    text = voice.sentence(f"You left your {_thing(phrase)} {put_when}: {put.content.rstrip('. ')}{later}")
+    text = voice.sentence(f"You left your {voice.thing(phrase)} {put_when}: {put.content.rstrip('. ')}{later}")
     return Finding("where", text, (put, last) if later else (put,),
                    f"{phrase}: last put somewhere at {put_when}: {put.content}{later}")
-
-
-def _thing(phrase: str) -> str:
-    return voice.you(phrase).removeprefix("your ").removeprefix("the ")
 
 
 def _recorded(store: Store, scope: Scope, phrase: str, stamp) -> Finding:

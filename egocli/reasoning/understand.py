@@ -60,7 +60,32 @@ def understand(question: str, scope: Scope, parser: Parser | None = None) -> Que
     plan = by_rules(question, scope)
     if plan is not None or parser is None:
         return plan
-    return parser(question)
+    return by_model(question, scope, parser)
+
+
+def by_model(question: str, scope: Scope, parser: Parser) -> QuestionPlan | None:
+    """The model's plan of the question, its second slot folded into the action where its form reads none."""
+    plan = parser(question)
+    return folded(plan, scope) if plan is not None else None
+
+
+def folded(plan: QuestionPlan, scope: Scope) -> QuestionPlan:
+    """A plan whose `other`, on a form that reads no second slot, joins the front of its action: the model puts
+    who did it or what it was done to there ('count', action 'sent me texts', other 'Lisa' is 'Lisa sent me
+    texts'), or time words the scope has read already ('this weekend'), which are dropped."""
+    if not plan.other or "other" in forms.form_named(plan.form).slots:
+        return plan
+    filler = lexicon().words["filler"] | lexicon().words["indefinite"]
+    have = set(plan.action.lower().split())
+    extra = [w for w in without_time_words(plan.other, scope).split()
+             if w.strip(",.?!") not in filler and w.lower() not in have and w.lower() not in _WHEN]
+    action = " ".join([*extra, plan.action]) if extra else plan.action
+    return QuestionPlan(plan.form, action, "", plan.relation, plan.by)
+
+
+_WHEN = frozenset(lexicon().time["when_words"].split()) | set(lexicon().time["weekdays"]) | \
+    set(lexicon().time["parts"]) | set(lexicon().time["moments"])
+"""Words that only say when (a slot made of them names nothing to look for)."""
 
 
 # ---- the model's parse ----------------------------------------------------------------------------------
@@ -90,6 +115,9 @@ EXAMPLES: tuple[tuple[str, dict[str, str]], ...] = (
     ("Is it true I took my evening tablet?", {"form": "exists", "action": "took my evening tablet"}),
     ("What did I pick up at the chemist?", {"form": "list", "action": "pick up at the chemist"}),
     ("What was the cost of the taxi?", {"form": "amount", "action": "taxi"}),
+    ("Has Maria rung back yet?", {"form": "exists", "who": "Maria", "action": "rung back"}),
+    ("How often did the baby wake up last night?", {"form": "count", "who": "the baby", "action": "wake up"}),
+    ("When did the gas man get here?", {"form": "guest", "action": "the gas man", "relation": "arrive"}),
     ("Give me the gist of my afternoon", {"form": "digest"}),
     ("What sort of day did I have?", {"form": "digest"}),
     ("Why is the sky blue?", {"form": OPEN}),
@@ -103,10 +131,11 @@ def schema() -> dict:
     names = [f.name for f in forms.FORMS] + [OPEN]
     return {"type": "object", "properties": {
         "form": {"type": "string", "enum": names},
+        "who": {"type": "string"},
         "action": {"type": "string"},
         "relation": {"type": "string", "enum": list(RELATIONS)},
         "other": {"type": "string"}},
-        "required": ["form", "action", "relation", "other"]}
+        "required": ["form", "who", "action", "relation", "other"]}
 
 
 def system_prompt() -> str:
@@ -115,11 +144,12 @@ def system_prompt() -> str:
              "Forms:"]
     lines += [f"- {f.name}: {f.asks}" for f in forms.FORMS]
     lines += [f"- {OPEN}: anything else",
-              "Slots: action = the thing done or asked about, copied from the question without time words; "
+              "Slots: who = the person or thing that did it when that is not the asker (else empty); "
+              "action = the thing done or asked about, copied from the question without time words; "
               "other = the second thing (order, which, gap); relation = after, before, between, first or last "
               "(else empty). Copy words from the question; never add any.", "Examples:"]
     for question, plan in EXAMPLES:
-        full = {"form": plan["form"], "action": plan.get("action", ""), "relation": plan.get("relation", ""),
+        full = {"form": plan["form"], "who": plan.get("who", ""), "action": plan.get("action", ""), "relation": plan.get("relation", ""),
                 "other": plan.get("other", "")}
         lines.append(f"Q: {question}\nA: {json.dumps(full)}")
     return "\n".join(lines)
@@ -151,14 +181,17 @@ def checked(raw: dict, question: str) -> QuestionPlan | None:
     if name == OPEN or name not in {f.name for f in forms.FORMS}:
         return None
     asked = set(terms.stem_all(question)) | set(terms.words(question))
-    slots = {k: str(raw.get(k, "")).strip(" ?.,") for k in ("action", "other")}
+    slots = {k: str(raw.get(k, "")).strip(" ?.,") for k in ("who", "action", "other")}
     for value in slots.values():
         own = [w for w in terms.words(value) if w not in terms.STOP]
         if any(w not in asked and terms.stem(w) not in asked for w in own):
             log.debug("plan rejected: %r is not the question's words", value)
             return None
     relation = str(raw.get("relation", ""))
-    plan = QuestionPlan(name, slots["action"], slots["other"], relation if relation in RELATIONS else "", "model")
+    who, action = slots["who"], slots["action"]
+    if who and who.lower() not in action.lower() and who.lower() not in lexicon().words["the_asker"]:
+        action = f"{who} {action}".strip()  # 'Maria' + 'rung back': the matcher looks for both
+    plan = QuestionPlan(name, action, slots["other"], relation if relation in RELATIONS else "", "model")
     needed = forms.form_named(name).slots
     if any(not getattr(plan, slot) for slot in needed if slot != "relation"):
         return None

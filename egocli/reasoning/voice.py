@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local
-from egocli.reasoning import terms
+from egocli.reasoning import actions, terms
 
 _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "we": "you", "us": "you",
            "our": "your", "ours": "yours", "i'm": "you're", "i've": "you've", "am": "are"}
@@ -92,3 +92,60 @@ def say_duration(ms: int) -> str:
     if hours:
         return f"{hours} h {minutes} min"
     return (f"{minutes} min {seconds} s" if seconds else f"{minutes} min") if minutes else f"{seconds} s"
+
+
+_OF_WORDS = lexicon().words["thing_of"]
+"""Words after a first word that make it a thing ('a letter from the bank'), not an act."""
+_DETERMINERS = lexicon().words["person_articles"]
+"""Words after a verb we do not know that make it one ('clean the car'); 'blood test' is a thing."""
+_JOINS = lexicon().words["person_joins"]
+"""Words that join people ('Lisa and Ellie left')."""
+
+
+def did(edge: str, phrase: str, when: str, content: str) -> str:
+    """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
+    note: today at 08:10: ...' (for a thing)."""
+    first = phrase.split()[0].lower()
+    if (split := subject(phrase)) is not None:  # 'Dad phoned': Dad last phoned ...
+        who, act = split
+        return sentence(f"{who} {edge} {past(you(act))} {when}: {content}")
+    if terms.gerund(first) and terms.stem(first) in actions.CLASS:  # 'reading at the cafe'
+        return sentence(f"You were {edge} {you(phrase)} {when}: {content}")
+    said = phrase.lower().split()
+    known = terms.stem(first) in actions.CLASS or is_verb(first)
+    nounish = not known and (len(said) == 1 or said[1] in _OF_WORDS  # 'letter from the bank', 'email about it'
+                             or (said[1] not in _DETERMINERS and not first.endswith("ed")))  # 'blood test'
+    if ((actions.parse(phrase).verb is not None or known) and not nounish) or first.endswith("ed"):
+        return sentence(f"You {edge} {past(you(phrase))} {when}: {content}")
+    return sentence(f"Your {edge} {you(phrase).removeprefix('your ')}: {when}: {content}")
+
+
+def subject(phrase: str) -> tuple[str, str] | None:
+    """(who, what they did) of a phrase that says someone else did it ('Dad phoned', 'the takeaway got here'):
+    a first word that is no verb and no preposition, then a verb among the next three; else None."""
+    said = phrase.split()
+    def verb(word: str) -> bool:
+        w = word.lower()
+        return is_verb(w) or terms.stem(w) in actions.CLASS or (w.endswith("ed") and len(w) > 4)
+    if len(said) < 2 or verb(said[0]) or said[0].lower() in actions.PREPOSITIONS or terms.gerund(said[0]) \
+            or said[1].lower() in _DETERMINERS:  # 'charge my phone': a verb we do not know
+        return None
+    at = next((i for i in range(1, min(len(said), 4)) if verb(said[i])), 0)
+    if not at or any(w.lower() in actions.PREPOSITIONS - _JOINS for w in said[1:at]):
+        return None
+    who = " ".join(you(w) if you(w) != w.lower() else w for w in said[:at])  # 'my sister': your sister
+    return who[:1].upper() + who[1:], " ".join(said[at:])
+
+
+def thing(phrase: str) -> str:
+    """The thing a where-phrase names, as said back: 'put my keys' -> 'keys', 'find the lanyard' -> 'lanyard'."""
+    head, _, rest = phrase.partition(" ")
+    if rest and (is_verb(head) or terms.stem(head.lower()) in actions.CLASS) and not terms.gerund(head):
+        phrase = rest  # the model's plan may keep the verb of 'where did I put my keys'
+    return you(phrase).removeprefix("your ").removeprefix("the ")
+
+
+def was(thing: str) -> str:
+    """'was' or 'were' after a thing ('your keys were', 'your purse was')."""
+    last = thing.split()[-1] if thing.split() else ""
+    return "were" if last.endswith("s") and not last.endswith(("ss", "'s", "us")) else "was"

@@ -92,3 +92,15 @@ def test_a_part_of_today_still_to_come_is_said_so():
 ])
 def test_what_is_still_to_come_is_a_plan(question, future):
     assert parse_scope(question, AT).future is future
+
+
+@pytest.mark.parametrize("at, question, window", [
+    ("2026-12-13T20:30", "how many times has Maria called me this weekend?", ("2026-12-12 00:00:00", "2026-12-13 20:30:00")),
+    ("2026-12-13T20:30", "what did I do last weekend", ("2026-12-05 00:00:00", "2026-12-07 00:00:00")),
+    ("2026-12-15T10:00", "did I go out at the weekend", ("2026-12-12 00:00:00", "2026-12-14 00:00:00")),
+    ("2026-12-15T10:00", "what did I do over the weekend", ("2026-12-12 00:00:00", "2026-12-14 00:00:00")),
+    ("2026-12-15T10:00", "did I see Maria this weekend", ("2026-12-12 00:00:00", "2026-12-14 00:00:00")),
+])
+def test_a_weekend_is_its_saturday_and_sunday(at, question, window):
+    scope = parse_scope(question, parse_time_ms(at))
+    assert [(format_local(a), format_local(b)) for a, b in scope.windows] == [window]

@@ -196,3 +196,51 @@ def test_british_and_american_words_are_one_term():
     assert terms.terms("the tire place") == ["tyre", "plac"] and terms.terms("Tyre Depot") == ["tyre", "depot"]
     assert terms.terms("drugstore") == terms.terms("chemist") == ["pharmacy"]
     assert terms.terms("phoning the plumber")[0] == terms.terms("phone call")[0]  # a verb keeps its class's stem
+
+
+def _drill_day(store: Store) -> None:
+    rows = [("2026-12-01T10:00", "visual", "garage, using the drill on the shelf bracket"),
+            ("2026-12-01T16:10", "visual", "phone screen: incoming call from Maria"),
+            ("2026-12-01T16:11", "speech", "Maria: sorry I missed you, ringing back about the fence")]
+    src = store.add_source("import", "drill day")
+    store.add_events([NewEvent(parse_time_ms(t), parse_time_ms(t) + 4000, m, c) for t, m, c in rows], src.id)
+
+
+def _model_plan(**slots: str) -> ScriptedModel:
+    return ScriptedModel(json.dumps({"form": "", "who": "", "action": "", "relation": "", "other": "", **slots}))
+
+
+def test_the_models_plan_takes_over_when_the_rules_plan_finds_nothing(tmp_path):
+    from egocli.reasoning import neuro
+
+    store = Store.open(tmp_path / "log.db")
+    _drill_day(store)
+    question = "when did I last get the drill out of the shed?"
+    scope = parse_scope(question, AT)
+    rules = neuro.check(store, scope, question, (), None)
+    assert rules is not None and rules.plan.by == "rules" and not rules.finding.answered  # no shed in the log
+    parser = understand.model_parser(_model_plan(form="last", action="drill"))
+    taken = neuro.check(store, scope, question, (), None, parser)
+    assert taken.plan.by == "model" and taken.finding.answered
+    assert taken.finding.events[0].content == "garage, using the drill on the shelf bracket"
+    nowhere = understand.model_parser(_model_plan(form="last", action="shed"))  # finds nothing either
+    kept = neuro.check(store, scope, question, (), None, nowhere)
+    assert kept.plan.by == "rules" and kept.finding.text == rules.finding.text
+    store.close()
+
+
+def test_who_did_it_joins_the_models_action(tmp_path):
+    question = "Has Maria rung back?"
+    plan = understand.checked({"form": "exists", "who": "Maria", "action": "rung back", "relation": "",
+                               "other": ""}, question)
+    assert plan is not None and plan.action == "Maria rung back"
+    asker_is_who = understand.checked({"form": "exists", "who": "I", "action": "rung back", "relation": "",
+                                       "other": ""}, question)
+    assert asker_is_who is not None and asker_is_who.action == "rung back"
+    scope = parse_scope("how many texts did Lisa send me this weekend", AT)
+    folded = understand.folded(forms.QuestionPlan("count", "send me texts", "Lisa", "", "model"), scope)
+    assert (folded.action.lower(), folded.other) == ("lisa send me texts", "")
+    timed = understand.folded(forms.QuestionPlan("count", "send me texts", "this weekend", "", "model"), scope)
+    assert (timed.action, timed.other) == ("send me texts", "")
+    order = forms.QuestionPlan("order", "a", "b", "before", "model")
+    assert understand.folded(order, scope) == order  # a form that reads `other` keeps it

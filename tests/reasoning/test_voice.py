@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from egocli.reasoning import temporal, voice
+from egocli.reasoning import voice
 
 
 @pytest.mark.parametrize("phrase, said", [
@@ -26,7 +26,7 @@ def test_the_past_of_what_was_done(phrase, said):
 
 
 def test_an_activity_is_said_as_one():
-    assert temporal._did("last", "reading at the cafe", "today at 10:00", "a novel") == \
+    assert voice.did("last", "reading at the cafe", "today at 10:00", "a novel") == \
         "You were last reading at the cafe today at 10:00: a novel."
 
 
@@ -35,8 +35,22 @@ def test_an_activity_is_said_as_one():
     ("water the plants", "You last watered the plants today at 09:48: x."),
     ("walk to the shop", "You last walked to the shop today at 09:48: x."),
     ("have my brown inhaler", "You last had your brown inhaler today at 09:48: x."),
+    ("clean the car", "You last cleaned the car today at 09:48: x."),
+    ("blood test", "Your last blood test: today at 09:48: x."),
+    ("brown inhaler", "Your last brown inhaler: today at 09:48: x."),
+    ("dad phoned", "Dad last phoned today at 09:48: x."),
+    ("my sister rang", "Your sister last rang today at 09:48: x."),
+    ("Lisa and Ellie left", "Lisa and Ellie last left today at 09:48: x."),
+    ("the takeaway get here", "The takeaway last got here today at 09:48: x."),
+    ("charge my phone", "You last charged your phone today at 09:48: x."),
 ])
 def test_a_last_time_is_said_of_an_act_or_of_a_thing(phrase, said):
-    from egocli.reasoning.temporal import _did
+    assert voice.did("last", phrase, "today at 09:48", "x") == said
 
-    assert _did("last", phrase, "today at 09:48", "x") == said
+
+@pytest.mark.parametrize("phrase, thing, verb", [
+    ("my keys", "keys", "were"), ("put dad's tablets", "dad's tablets", "were"), ("find my lanyard", "lanyard", "was"),
+    ("reading glasses", "reading glasses", "were"), ("the glasses case", "glasses case", "was"),
+])
+def test_a_where_thing_is_said_without_the_verb_and_agrees(phrase, thing, verb):
+    assert (voice.thing(phrase), voice.was(voice.thing(phrase))) == (thing, verb)
