@@ -5,14 +5,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from egocli.chess.engine import open_engine
 from egocli.chess.legal import parse_fen, read_fen
 from egocli.chess.types import Analysis, ChessOptions, VideoAnalysis
 from egocli.core.errors import InputError, ModelError, UsageError
-from egocli.models.base import TextModel
+
+if TYPE_CHECKING:  # annotations only: a FEN's template answer loads neither numpy nor the models
+    import numpy as np
+
+    from egocli.models.base import TextModel
 
 __all__ = ["Analysis", "ChessOptions", "UnreadablePosition", "VideoAnalysis", "analyse", "analyse_board",
            "analyse_image", "parse_fen", "read_image"]
@@ -28,7 +31,7 @@ class UnreadablePosition(InputError):
         self.analysis = analysis
 
 
-ModelLoader = Callable[[], TextModel | None]
+ModelLoader = Callable[[], "TextModel | None"]
 
 
 def analyse(source: str | None, fen: str | None, options: ChessOptions, stdin: bytes | None = None,

@@ -14,10 +14,11 @@ from egocli.chess.claims import claims, context
 from egocli.chess.facts import Fact, position_facts, threat, why_not
 from egocli.chess.phase import game_phase, misfits
 from egocli.chess.types import EngineLine
-from egocli.models.base import PrefixCachedModel, TextModel
 
 if TYPE_CHECKING:
     import chess
+
+    from egocli.models.base import TextModel
 
 LOG = logging.getLogger(__name__)
 SQUARE_RE = re.compile(r"\b([a-h][1-8])\b")
@@ -124,6 +125,8 @@ def explain(board: chess.Board, lines: list[EngineLine], model: TextModel | None
     split = {"facts_s": time.perf_counter() - started}
     if model is None:
         return _logged(Explanation(template(found), "template", split=split))
+    from egocli.models.base import PrefixCachedModel  # the model's path only: the template needs no models
+
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt(board, lines, found)}]
     if isinstance(model, PrefixCachedModel):
         model.prime_system(SYSTEM)  # fixed text, kept on disk between runs: the system turn costs nothing

@@ -100,7 +100,11 @@ def prestarted() -> Iterator[None]:
     """Start Stockfish now, on a thread, for the next `open_engine()` inside the block: a command that will ask
     the engine runs in this block, so the engine's start (the process, its network, the UCI handshake) runs
     while the rest of the command imports and reads its input. An engine the block never took (bad input, a
-    board that cannot be analysed) is quit when it ends: its thread would keep the process alive."""
+    board that cannot be analysed) is quit when it ends: its thread would keep the process alive. python-chess
+    is imported here, before the thread: imported on the thread, it shares the interpreter lock with the
+    command's own imports and the process starts 0.1-0.2 s later; the command imports it anyway."""
+    import chess.engine  # noqa: F401
+
     _close_unused()
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="stockfish-start")
     _prestarted.append(pool.submit(UciEngine))

@@ -5,11 +5,12 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from egocli.chess.squares import CLASSES
 from egocli.core.errors import InputError
+
+if TYPE_CHECKING:  # the photo path's repair only: a FEN never loads numpy
+    import numpy as np
 
 MAX_CHANGES = 3
 """At most this many squares may differ from the raw prediction."""
@@ -163,6 +164,10 @@ def position_reasons(board) -> list[str]:  # noqa: ANN001
 def repair(probs: np.ndarray, turn: str | None = None, budget: int = 4000) -> Repair:
     """Most likely legal position within MAX_CHANGES squares of the argmax, with the side to move given or
     inferred (see turn_decision); PositionError (keeping the placement seen) when none is found."""
+    import numpy as np
+
+    from egocli.chess.squares import CLASSES
+
     flat = probs.reshape(64, len(CLASSES))
     best = flat.argmax(axis=1)
     unsure = [_square_name(i) for i in range(64) if flat[i, best[i]] < UNSURE]
@@ -209,7 +214,10 @@ def _extend(heap: list, seen: set, picks: tuple[int, ...], cost: float, alternat
 
 def probs_from_placement(placement: str, confidence: float = 1.0) -> np.ndarray:
     """One-hot-ish (8, 8, 13) probabilities for a known placement (used for --fen and tests)."""
+    import numpy as np
+
     from egocli.chess.recognise import fen_to_grid
+    from egocli.chess.squares import CLASSES
 
     grid = fen_to_grid(placement)
     rest = (1.0 - confidence) / (len(CLASSES) - 1)
@@ -220,6 +228,8 @@ def probs_from_placement(placement: str, confidence: float = 1.0) -> np.ndarray:
 
 def log_likelihood(probs: np.ndarray, placement: str) -> float:
     """Sum of log-probabilities of a placement under per-square probabilities."""
+    import numpy as np
+
     from egocli.chess.recognise import fen_to_grid
 
     grid = fen_to_grid(placement)

@@ -6,13 +6,13 @@ import json
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TaskID, TaskProgressColumn,
-                           TextColumn, TimeElapsedColumn, TimeRemainingColumn)
-from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:  # bars and tables import where they are drawn: a command that prints text never loads them
+    from rich.progress import Progress, TaskID  # noqa: F401 - TaskID: commands annotate with ui.TaskID
 
 T = TypeVar("T")
 
@@ -52,6 +52,9 @@ def progress_bars() -> Iterator[Progress | None]:
     if not _progress_enabled():
         yield None
         return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+
     bars = Progress(TextColumn("{task.description:<12}", markup=False), BarColumn(), MofNCompleteColumn(),
                     TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                     console=err, transient=False)
@@ -66,6 +69,8 @@ class Waiting:
     def __init__(self, message: str) -> None:
         self._bars: Progress | None = None
         if _progress_enabled():
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
             self._bars = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
                                   TimeElapsedColumn(), console=err, transient=True)
             self._task = self._bars.add_task(message, total=None)
@@ -118,6 +123,8 @@ def emit_rows(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str,
     elif sys.stdout.isatty():
         if not rows:
             return
+        from rich.table import Table
+
         table = Table(title=Text(title) if title else None, show_lines=False)
         for col in columns:
             table.add_column(Text(col), overflow="fold")
@@ -140,6 +147,8 @@ def emit_pairs(sections: Sequence[tuple[str, Sequence[tuple[str, Any]]]]) -> Non
             for key, value in pairs:
                 print(f"{key}\t{_cell(value)}")
         return
+    from rich.table import Table
+
     for title, pairs in sections:
         table = Table(title=Text(title) if title else None, show_header=False, title_justify="left")
         table.add_column(style="bold")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -16,16 +17,23 @@ if TYPE_CHECKING:
     from egocli.chess.types import Analysis, VideoAnalysis
 
 ANALYSE = "analyse"
+HELP = frozenset({"-h", "--help"})
 
 
 class ChessGroup(TyperGroup):
     """`egocli chess PHOTO` is short for `egocli chess analyse PHOTO`; `calibrate` is the other command."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        """Route anything that is not a subcommand name (or --help) to `analyse`."""
-        if not args or (args[0] not in self.commands and args[0] not in ("-h", "--help")):
+        """Route anything that is not a subcommand name (or --help) to `analyse`, and start Stockfish for it
+        now, while `analyse` parses its options (see engine.prestarted)."""
+        if not args or (args[0] not in self.commands and args[0] not in HELP):
             args = [ANALYSE, *args]
-        return super().parse_args(ctx, args)
+        rest = super().parse_args(ctx, args)
+        if args[0] == ANALYSE and not ctx.resilient_parsing and not HELP.intersection(args):
+            from egocli.chess.engine import prestarted
+
+            ctx.with_resource(prestarted())  # quit at the group's end if `analyse` never takes it
+        return rest
 
 
 chess_app = typer.Typer(cls=ChessGroup, help="What should I play? `egocli chess PHOTO|VIDEO|--fen FEN` reads "
@@ -60,16 +68,13 @@ def analyse_cmd(
 
     Examples: egocli chess board.jpg --turn black; egocli chess game.mp4 --json; egocli chess --fen "8/8/..."
     """
-    from egocli.chess.engine import prestarted
-
-    ctx.with_resource(prestarted())  # Stockfish starts while the rest imports and the board is read
-    from egocli.chess.analyse import UnreadablePosition, analyse
-    from egocli.chess.calibrate import active_model
+    from egocli.chess.analyse import UnreadablePosition, analyse  # Stockfish started in ChessGroup.parse_args
     from egocli.chess.types import ChessOptions, VideoAnalysis
 
     conf = settings(ctx)
     options = ChessOptions(turn=turn, view=view, multipv=multipv, seconds=seconds, explain=not no_explain,
-                           model=active_model(conf.home, model), self_calibrate=not no_self_calibrate, follow_game=not frame_by_frame)
+                           model=_classifier(conf.home, model, fen), self_calibrate=not no_self_calibrate,
+                           follow_game=not frame_by_frame)
     stdin = sys.stdin.buffer.read() if source == "-" else None
 
     def coach():  # noqa: ANN202 - the model loads only when an explanation is wanted
@@ -89,6 +94,16 @@ def analyse_cmd(
         from egocli.core.errors import InputError
 
         raise InputError(final.error)
+
+
+def _classifier(home: Path, choice: str, fen: str | None) -> Path | None:
+    """The square classifier `--model` names; None for a FEN with the default 'auto' (no photo is read, and
+    the lookup would load numpy), so `--fen` with a named model is still checked as before."""
+    if fen is not None and choice == "auto":
+        return None
+    from egocli.chess.calibrate import active_model
+
+    return active_model(home, choice)
 
 
 def _emit(result: Analysis | VideoAnalysis, json_: bool) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # annotations only: the Protocols load no numpy (the backends that take arrays do)
+    import numpy as np
 
 Message = dict[str, str]
 """A chat message: {"role": "system"|"user"|"assistant", "content": "..."}."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -57,3 +58,27 @@ def test_the_real_models_explanation_has_only_true_claims() -> None:
     text = data["explanation"]
     assert false_claims(text, context(board, lines, threat(board), set())) == []
     assert "Qxf7" in text and "g6" in text and "queenside" not in text
+
+
+HEAVY = ("numpy", "cv2", "PIL", "onnxruntime", "llama_cpp", "egocli.models", "egocli.models.registry",
+         "rich.progress")
+PROBE = ("import runpy, sys\nsys.argv = ['egocli', 'chess', *sys.argv[1:]]\ntry:\n"
+         "    runpy.run_module('egocli', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+         f"print('LOADED:' + ','.join(m for m in {HEAVY!r} if m in sys.modules))")
+"""Runs `egocli chess ARGS` in a new interpreter and prints which heavy modules it loaded."""
+
+
+def loaded(*args: str, stdin: bytes = b"") -> tuple[str, str]:
+    run = subprocess.run([sys.executable, "-c", PROBE, *args], input=stdin, capture_output=True, timeout=300)
+    out = run.stdout.decode()
+    return out.rsplit("LOADED:", 1)[0], out.rsplit("LOADED:", 1)[1].strip()
+
+
+def test_a_fens_template_answer_loads_no_numpy_nor_model() -> None:
+    """The template path (a FEN, --no-explain) needs python-chess and Stockfish only: numpy, the photo
+    readers and the model stack stay unloaded (they cost a quarter of its second)."""
+    _, heavy = loaded("-", stdin=b"not an image")  # the probe sees them where a photo is read
+    assert "numpy" in heavy.split(","), heavy
+    text, heavy = loaded("--fen", QH5, "--no-explain")
+    assert "White threatens mate with Qxf7#" in text
+    assert heavy == ""
