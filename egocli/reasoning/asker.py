@@ -167,8 +167,11 @@ def _template(ctx: Context, req: AskRequest, started: float) -> Answer:
 
 
 def _with_time(ev: Event, ctx: Context) -> str:
-    """An event as an answer: its words and when, as people say it ('toast bread, yesterday at 18:41.')."""
-    return voice.sentence(f"{ev.content.rstrip('. ')}, {voice.when(ev.start_ms, ctx.scope.at_ms)}")
+    """An event standing in for an answer nothing computed, said as such: its words and when, as people say it
+    ('The closest I can find: toast bread, yesterday at 18:41.'); a line of the log is not a fact about the
+    question."""
+    return voice.sentence(f"The closest I can find: {ev.content.rstrip('. ')}, "
+                          f"{voice.when(ev.start_ms, ctx.scope.at_ms)}")
 
 
 _WORDS = re.compile(r"[a-z0-9]+")
