@@ -54,7 +54,9 @@ def test_a_misquoted_line_gives_way_to_the_best_retrieved_event(store):
     pieces = []
     result = asker.ask(store, ScriptedModel(unrelated), req, on_token=pieces.append)
     assert result.citations[0].event_id == ids["keys"]
-    assert result.text.startswith("Putting the car keys in the red drawer") and "".join(pieces) == result.text
+    # a line of the log standing in for the model's answer is said as such, not as a computed fact
+    assert result.text.startswith("The closest I can find: Putting the car keys in the red drawer")
+    assert "".join(pieces) == result.text
 
 
 def test_a_quoted_line_on_topic_is_kept(store):
@@ -216,7 +218,8 @@ def test_a_time_the_cited_event_does_not_have_gives_way_to_the_event(store):
     req = asker.AskRequest("where are the car keys?", at_ms=AT, symbolic=False)
     result = asker.ask(store, ScriptedModel(wrong), req)
     assert result.citations[0].event_id == ids["keys"]
-    assert result.text.startswith("Putting the car keys in the red drawer") and "15:00" in result.text
+    assert result.text.startswith("The closest I can find: Putting the car keys in the red drawer")
+    assert "15:00" in result.text and "10:00" not in result.text
     right = wrong.replace("10:00 AM", "15:00 on Thursday")
     assert asker.ask(store, ScriptedModel(right), req).text == "You put them in the red drawer at 15:00 on Thursday."
     assert asker.times_agree("You took it at 3.00 pm.", asker.ask(store, ScriptedModel(right), req).citations)
