@@ -67,7 +67,7 @@ class Days:
         return lifeweek.build_events(seed, self.script, self.noise)
 
 
-DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"))}
+DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
