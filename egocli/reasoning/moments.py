@@ -116,7 +116,9 @@ def _with_person(phrase: str, ev: Event) -> bool:
     text = ev.content.lower()
     said = phrase.split()
     if len(said) >= 3 and said[1] == "from" and actions.CLASS.get(terms.stem(said[0])) in _REMOTE:  # 'call from anna'
-        return said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
+        # a call seen as one ('incoming call', 'Anna ringing'), not Anna's words in the room nor a call to her
+        return bool(actions.REMOTE_WORDS.search(text)) and \
+            said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
     act = actions.parse(phrase)
     if act.verb in ("look", "meet") and act.head is not None:
         return not actions.REMOTE_WORDS.search(text)

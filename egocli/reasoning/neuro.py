@@ -117,7 +117,7 @@ def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> t
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
             or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(said)) \
             or not _same_answer(reply, finding.text) \
-            or not _names(reply) <= _names(said) or reply.split()[0].lower().rstrip(",.:") in _AS_THE_WEARER:
+            or not _names(reply) <= _names(said) or as_the_wearer(reply):
         # a phrasing that drops or invents a time, a number, a name or a no, or speaks as the user ('I got back')
         return finding.text, *used, "template"
     return reply, *used, "model"
@@ -127,7 +127,12 @@ _AS_THE_WEARER = lexicon().words["as_the_wearer"]
 """First words of a phrasing that speaks as the wearer ('I got back from the shops at 11:22'): answers speak to them."""
 
 
-def _polarity(text: str) -> str:
+def as_the_wearer(reply: str) -> bool:
+    """Whether a reply speaks as the wearer ('I got back at 11:22'), not to them."""
+    return bool(reply.split()) and reply.split()[0].lower().rstrip(",.:") in _AS_THE_WEARER
+
+
+def polarity(text: str) -> str:
     """'yes', 'no' or '' (neither): what an answer's first words say ('Not that I can see', 'No: ...')."""
     first = [w.strip(",.:;!?") for w in text.lower().split()[:3]]
     return "yes" if first[:1] == ["yes"] else "no" if set(first) & _SAYS_NO else ""
@@ -147,6 +152,6 @@ def _names(text: str) -> set[str]:
 def _same_answer(reply: str, template: str) -> bool:
     """Whether a phrasing says the same yes, no or neither as the computed answer (a 'yes' may be restated
     without the word: 'You took it at 08:00.')."""
-    said, meant = _polarity(reply), _polarity(template)
+    said, meant = polarity(reply), polarity(template)
     negated = {w.strip(",.:;!?") for w in reply.lower().split()} & _NEGATION
     return said == meant or (meant == "yes" and said == "" and not negated)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from egocli.core.lexicon import lexicon
 from egocli.models.base import Message
 from egocli.reasoning.answer import letters_for
 from egocli.reasoning.scope import Scope, rewrite_tags
@@ -93,3 +94,12 @@ def open_messages(shared: str) -> list[Message]:
     """Chat messages for an open question (instruction last: moving it into the system message, ahead of
     the log, made the 1.5B model skip the copied line and guess)."""
     return messages(shared, OPEN_INSTRUCTION, OPEN_SYSTEM)
+
+
+_WHETHER = frozenset(lexicon().words["yes_no_openers"])
+
+
+def asks_whether(question: str) -> bool:
+    """Whether a question asks yes or no by its first word ('did', 'has', 'was' ...: the lexicon's)."""
+    first = question.strip().lower().split()[:1]
+    return bool(first) and first[0] in _WHETHER

@@ -24,6 +24,8 @@ DAY = [
     ("2026-12-04T13:00", "visual", "phone, calling Omar about the weekend"),
     ("2026-12-04T13:05", "visual", "phone screen: incoming call from Dad"),
     ("2026-12-04T13:30", "visual", "phone, dialling the garage about the car"),
+    ("2026-12-04T17:00", "speech", "Owen: you still owe me thirty quid, don't forget"),
+    ("2026-12-04T18:40", "visual", "a white van pulling up outside, the man from Warmline carrying a toolbox"),
     ("2026-12-04T20:00", "visual", "kitchen, taking the evening simvastatin tablet"),
 ]
 
@@ -53,6 +55,12 @@ def test_a_call_to_someone_is_no_call_from_them_nor_seeing_them(store):
     assert _ask(store, "Did I call Omar today?").startswith("Yes")
 
 
+def test_someone_in_the_room_did_not_ring(store):
+    """Owen's words in the room are no call from him; a call seen as one is."""
+    assert _ask(store, "did Owen ring me today?").startswith("Not that I can see")
+    assert _ask(store, "Did Dad ring me today?").startswith("Yes")
+
+
 def test_remembering_a_medicine_by_its_kind(store):
     assert _ask(store, "did I remember my statin tonight?").startswith("Yes")
 
@@ -71,6 +79,24 @@ def test_the_model_cannot_turn_a_no_into_a_yes_nor_add_a_name(store):
     assert "Priya" not in ans.text and ans.decided_by == "symbolic"
     ans = _phrased(store, "When did I call Omar?", "You called Omar today at 13:00.")
     assert ans.text == "You called Omar today at 13:00." and ans.decided_by == "model"
+
+
+def test_the_model_reads_what_the_plan_found_nothing_about_and_says_it_as_a_reading(store):
+    """A plan that finds nothing gives way to the model's reading of the context when the model copies a line of
+    it and says more than no: said as a reading, not as a fact."""
+    asked = "when did I give Owen his money"
+    assert _ask(store, asked).startswith("Not that I can see")  # the plan's finding, citing Owen's words
+    line = "Line: [Fri 04 Dec 17:00] speech: Owen: you still owe me thirty quid, don't forget"
+    ans = _phrased(store, asked, line + "\nAnswer: You haven't yet: at 17:00 Owen said you still owe him thirty quid.")
+    assert ans.text == "It seems you haven't yet: at 17:00 Owen said you still owe him thirty quid."
+    assert ans.decided_by == "model" and ans.citations[0].content.startswith("Owen: you still owe")
+    unlined = _phrased(store, asked, "You gave Owen his money at 17:00.")
+    assert unlined.text.startswith("Not that I can see") and unlined.decided_by == "symbolic"  # no line copied
+    wearer = _phrased(store, asked, line + "\nAnswer: I gave it to him at 17:00.")
+    assert wearer.text.startswith("Not that I can see")  # speaking as the wearer: the finding stands
+    assert _ask(store, "did I give Owen his money?").startswith("Not that I can see")
+    whether = _phrased(store, "did I give Owen his money?", line + "\nAnswer: Yes, at 17:00 today.")
+    assert whether.text.startswith("Not that I can see")  # a yes or no is the plan's, never the model's reading
 
 
 def test_a_finding_of_several_lines_is_given_as_computed(store):
