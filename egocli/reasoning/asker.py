@@ -10,6 +10,7 @@ from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
 from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot, voice
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
+from egocli.reasoning.plan import Finding
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
 from egocli.reasoning.understand import Parser
 from egocli.store import Event, Store
@@ -133,7 +134,7 @@ def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, start
             return None if llm is not None else _template(ctx, req, started)
         if llm is not None and not checked.finding.answered and ctx.relevant and ctx.storyline.events \
                 and not prompts.asks_whether(req.question):
-            read = _read_before_no(llm, ctx, req, started, on_token)
+            read = _read_before_no(llm, ctx, req, checked.finding, started, on_token)
             if read is not None:
                 return read
         text, prompt_tokens, out_tokens, by = neuro.phrase(llm, checked.finding, req.question)
@@ -162,14 +163,16 @@ def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, start
                   time.perf_counter() - started, scores, decision.decided_by)
 
 
-def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, started: float,
-                    on_token: Callable[[str], None] | None) -> Answer | None:
+def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, finding: Finding,
+                    started: float, on_token: Callable[[str], None] | None) -> Answer | None:
     """The model's own reading of the context when the computed plan found nothing ('when did Hannah first get in
     touch?' over 'incoming call - Hannah Pike'): the log often says in other words what the plan's words did not
     find. Kept only when it rests on a line of the context, is no 'no' and speaks to the wearer; said as a reading
     ('It seems ...'): on the weekdays set 16 of the 26 it gave were right (4 of them wrong before) and 10 wrong.
     None: the plan's honest 'not that I can see' stands. Not for a question asking whether: there the 1.5B
-    model's reading turned 13 right 'no' answers into a wrong 'Yes' ('did we win the quiz?') for 6 gained."""
+    model's reading turned 13 right 'no' answers into a wrong 'Yes' ('did we win the quiz?') for 6 gained.
+    A reading of another line than the plan's closest one is said beside it: on a fresh set the closest line
+    held the answer where the model read another ('how much do I owe Stan?')."""
     from dataclasses import replace
 
     read = _open(llm, ctx, req, prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms), started, None,
@@ -178,9 +181,14 @@ def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, start
             neuro.polarity(read.text) == "no" or neuro.as_the_wearer(read.text):
         return None
     text = seems(read.text)
+    closest = finding.events[0] if finding.events else None
+    cites = read.citations
+    if closest is not None and closest.id != cites[0].event_id:
+        text = f"{text} {finding.text}"
+        cites = [*cites[:1], citation(ctx, closest), *cites[1:4]]
     if on_token is not None:
         on_token(text)
-    return replace(read, text=text, decided_by="model")
+    return replace(read, text=text, citations=cites, decided_by="model")
 
 
 _PLAIN_OPENERS = frozenset("you your the it there a an this that he she they his her their".split())

@@ -272,9 +272,18 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         if visit is not None and visit.end is not None:  # from arriving to leaving: the moments, not the clips
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
+        if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
+            return _moment(groups[-1][0], phrase, asked.stamp)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)
+
+
+def _moment(ev: Event, phrase: str, stamp) -> Finding:
+    """A stay the log shows one moment of: that moment, and no length (its clip's few seconds are not the stay's)."""
+    when = stamp(ev.start_ms, ev.source_id)
+    return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
+                   f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
 
 
 def where(asked: Asked, plan: QuestionPlan) -> Finding:

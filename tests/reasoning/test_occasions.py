@@ -99,6 +99,20 @@ def test_the_model_reads_what_the_plan_found_nothing_about_and_says_it_as_a_read
     assert whether.text.startswith("Not that I can see")  # a yes or no is the plan's, never the model's reading
 
 
+def test_a_reading_of_another_line_than_the_closest_is_said_beside_it(store):
+    from egocli.models.fake import ScriptedModel
+    from egocli.reasoning.plan import Finding
+
+    req = asker.AskRequest("when did I give Owen his van money", at_ms=AT, hcc=False, llm=True)
+    ctx = asker.assemble(store, req, None)
+    owen = next(e for e in ctx.storyline.events if e.content.startswith("Owen"))
+    finding = Finding("last", "Not that I can see: the closest is today at 17:00: Owen's words.", (owen,), "", False)
+    van = "Line: [Fri 04 Dec 18:40] visual: a white van pulling up outside\nAnswer: You paid at 18:40 today."
+    read = asker._read_before_no(ScriptedModel(van), ctx, req, finding, 0.0, None)
+    assert read.text == "It seems you paid at 18:40 today. Not that I can see: the closest is today at 17:00: Owen's words."
+    assert [c.content[:7] for c in read.citations[:2]] == ["a white", "Owen: y"]
+
+
 def test_a_finding_of_several_lines_is_given_as_computed(store):
     ans = _phrased(store, "What did I do this morning?", "You had a quiet morning at home.")
     assert "blue room" in ans.text and ans.decided_by == "symbolic"

@@ -57,6 +57,13 @@ def test_a_stay_runs_from_the_arrival_to_the_departure_named_otherwise(store):
     assert said.startswith("45 min") and "09:20" in said and "10:05" in said
 
 
+def test_a_stay_seen_once_says_when_not_how_long(tmp_path):
+    """One mention of a stay is a moment of it: its clip's few seconds are no length."""
+    once = day_log(tmp_path / "once.db", [*DAY[:2], ("2026-12-03T15:00", "visual", "the plumber under the sink")])
+    said = _ask(once, "How long was the plumber here?")
+    assert said.startswith("I can't tell how long: I only see one moment of it") and "15:00" in said, said
+
+
 def test_a_stay_closed_by_the_name_read_there(store):
     said = _ask(store, "how long was I at the pub?")
     assert said.startswith("1 h 25 min"), said
