@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
@@ -173,8 +174,6 @@ def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, findi
     model's reading turned 13 right 'no' answers into a wrong 'Yes' ('did we win the quiz?') for 6 gained.
     A reading of another line than the plan's closest one is said beside it: on a fresh set the closest line
     held the answer where the model read another ('how much do I owe Stan?')."""
-    from dataclasses import replace
-
     read = _open(llm, ctx, req, prompts.prefix(ctx.text, ctx.question, req.choices, ctx.scope.at_ms), started, None,
                  need_line=True)
     if read.text == NOTHING or read.text.startswith(STAND_IN) or not read.citations or \
@@ -196,8 +195,8 @@ _PLAIN_OPENERS = frozenset("you your the it there a an this that he she they his
 
 def seems(text: str) -> str:
     """A reading said as one, not as a computed fact: 'It seems Tasha came and got you at 15:04.'"""
-    first = text.split()[0] if text.split() else ""
-    return f"It seems {text[:1].lower() + text[1:] if first.lower() in _PLAIN_OPENERS else text}"
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    return f"It seems {text[:1].lower() + text[1:] if first in _PLAIN_OPENERS else text}"
 
 
 def _template(ctx: Context, req: AskRequest, started: float) -> Answer:
@@ -384,6 +383,4 @@ def ask(store: Store, llm: PrefixCachedModel, req: AskRequest, embedder: Embedde
 
 
 def _with_latency(result: Answer, seconds: float) -> Answer:
-    from dataclasses import replace
-
     return replace(result, latency_s=seconds)

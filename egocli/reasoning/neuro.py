@@ -129,7 +129,8 @@ _AS_THE_WEARER = lexicon().words["as_the_wearer"]
 
 def as_the_wearer(reply: str) -> bool:
     """Whether a reply speaks as the wearer ('I got back at 11:22'), not to them."""
-    return bool(reply.split()) and reply.split()[0].lower().rstrip(",.:") in _AS_THE_WEARER
+    words = reply.split(maxsplit=1)
+    return bool(words) and words[0].lower().rstrip(",.:") in _AS_THE_WEARER
 
 
 def polarity(text: str) -> str:
