@@ -24,6 +24,9 @@ Sets, each with its own log in $EGOCLI_HOME:
   committed before egocli was first run on them; log weekdays.db.
 - `visits`: two days of a retired man with low vision and a mild memory problem (bench/sets/visits*), 150
   questions written the same way, committed before egocli was first run on them; log visits.db.
+- `flatshare`: two days of a woman with ADHD and memory trouble in a shared flat, hybrid office work
+  (bench/sets/flatshare*), 150 questions written the same way, committed before egocli was first run on them;
+  log flatshare.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -53,7 +56,7 @@ if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checko
 from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
-SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits")
+SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 
