@@ -14,7 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pip=${1:-$root/.venv/bin/pip}
 version=$(sed -n 's/.*"llama-cpp-python==\([^"]*\)".*/\1/p' "$root/pyproject.toml")
-args=${CMAKE_ARGS:--DGGML_NATIVE=ON}
+args=$(python3 "$(dirname "$0")/../egocli/models/cmakeargs.py")
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m)
 key=$(printf 'llama-server\n%s\n%s\n%s\n' "$version" "$args" "$flags" | sha256sum | cut -c1-16)
 dir=${XDG_CACHE_HOME:-$HOME/.cache}/egocli/llama-server-$version-$key

@@ -8,7 +8,7 @@
 set -euo pipefail
 pip=$1
 version=$(sed -n 's/.*"llama-cpp-python==\([^"]*\)".*/\1/p' pyproject.toml)
-args=${CMAKE_ARGS:--DGGML_NATIVE=ON}
+args=$(python3 "$(dirname "$0")/../egocli/models/cmakeargs.py")
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || uname -m)
 key=$(printf '%s\n%s\n%s\n' "$version" "$args" "$flags" | sha256sum | cut -c1-16)
 dir=${XDG_CACHE_HOME:-$HOME/.cache}/egocli/wheels/llama-$key

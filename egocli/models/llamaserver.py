@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from egocli.core.errors import ModelError, UsageError
+from egocli.models import cmakeargs
 
 if TYPE_CHECKING:
     from egocli.core.config import Settings
@@ -36,21 +37,11 @@ def llama_version() -> str | None:
 
 def cache_dir(version: str, cmake_args: str | None = None, cache: Path | None = None) -> Path:
     """The folder scripts/llama-server.sh builds into for this CPU (same key: version, CMAKE_ARGS, flags)."""
-    args = cmake_args if cmake_args is not None else os.environ.get("CMAKE_ARGS") or "-DGGML_NATIVE=ON"
-    flags = _cpu_flags()
+    args = cmake_args if cmake_args is not None else cmakeargs.default_cmake_args()
+    flags = cmakeargs.cpu_flags()
     key = hashlib.sha256(f"llama-server\n{version}\n{args}\n{flags}\n".encode()).hexdigest()[:16]
     base = cache or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "egocli"
     return base / f"llama-server-{version}-{key}"
-
-
-def _cpu_flags() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("flags"):
-                return line
-    except OSError:
-        pass
-    return os.uname().machine
 
 
 def find_binary() -> Path | None:

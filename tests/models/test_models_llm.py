@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +81,35 @@ def test_llama_cpp_is_built_for_this_cpu() -> None:
     if "avx512f" not in cpu:
         pytest.skip("this CPU has no AVX-512")
     assert "AVX512 = 1" in llama_cpp.llama_print_system_info().decode()
+
+
+def test_llama_cpp_leaves_amx_out_where_the_cpu_reports_it() -> None:
+    """On this workplace's Xeon machines ggml's AMX kernels died on their first tile load (SIGSEGV in every
+    generate): the build scripts name the CPU's features one by one there, AMX off, and the script, the wheel and
+    llamaserver's cache key read the same flags."""
+    import subprocess
+
+    import llama_cpp
+    from egocli.models import cmakeargs
+
+    script = Path(__file__).resolve().parents[2] / "egocli" / "models" / "cmakeargs.py"
+    env = {k: v for k, v in os.environ.items() if k != "CMAKE_ARGS"}
+    printed = subprocess.run(["python3", str(script)], env=env, capture_output=True, text=True, check=True).stdout
+    assert printed.strip() == cmakeargs.default_cmake_args(env)
+    if "amx_tile" not in cmakeargs.cpu_flags().split():
+        pytest.skip("this CPU has no AMX")
+    info = llama_cpp.llama_print_system_info().decode()
+    assert "AMX_INT8 = 1" not in info and "AVX512 = 1" in info
+
+
+def test_cmake_args_keep_native_builds_and_name_features_beside_amx() -> None:
+    from egocli.models.cmakeargs import default_cmake_args
+
+    assert default_cmake_args({"CMAKE_ARGS": "-DGGML_NATIVE=OFF"}, "flags : avx amx_tile") == "-DGGML_NATIVE=OFF"
+    assert default_cmake_args({}, "flags : fpu avx avx2 avx512f") == "-DGGML_NATIVE=ON"
+    amx = default_cmake_args({}, "flags : fpu avx avx2 fma avx512f avx512_vnni amx_tile amx_int8").split()
+    assert {"-DGGML_NATIVE=OFF", "-DGGML_AVX512=ON", "-DGGML_AVX512_VNNI=ON", "-DGGML_AVX512_BF16=OFF",
+            "-DGGML_AMX_INT8=OFF", "-DGGML_AMX_TILE=OFF"} <= set(amx)
 
 
 def test_a_primed_system_turn_is_restored_from_disk_by_the_next_process(smol, tmp_path) -> None:
