@@ -2,10 +2,14 @@
 up?', 'when did Susan and Alfie go home?', 'how long did the plumber stay?').
 
 A visit is a stretch of the events that name the person in person: a frame with them in it, or their words said
-in the room, with no call, message or email about them (a phone call with Brian is no visit from him); words
-alone, with no frame of them, are no visit either (what a caller says comes through the phone). Mentions closer
-than GUEST_GAP_MS are one visit (visits.stretches); it begins at the first arrival narrated in it (the doorbell,
-'at the door'), else its first mention, and ends at the last departure narrated in it, else at its last mention. The cues are the lexicon's ([visits] guest_*)."""
+in the room, with no call, message or email about them (a phone call with Brian is no visit from him). Mentions
+closer than GUEST_GAP_MS are one visit (visits.stretches). A stretch is in person when a frame names them, or when
+they speak in it ('Joy: Morning, Frank!') and nothing in the minutes before their first words is a call (a phone
+buzzing, 'calling Karen'): a camera rarely knows a visitor's name, a transcript does. It begins at the first
+arrival narrated in it (the doorbell, 'at the door'), else at a door or arrival seen in the minutes before its
+first mention, else its first mention; it ends at the last departure narrated in it, else at a departure seen
+soon after its last mention ('the old man in the flat cap going out of the front door'), else at its last
+mention. The cues are the lexicon's ([visits] guest_*)."""
 
 from __future__ import annotations
 
@@ -18,10 +22,17 @@ from egocli.store import Event, EventFilter
 
 GUEST_GAP_MS = 90 * 60_000
 """Mentions of a visitor closer than this are one visit (a dinner names its guest every hour or so)."""
+CALL_BEFORE_MS = 3 * 60_000
+"""A call seen this long before someone's first words makes their words a call's (the phone buzzes, then they
+speak)."""
+DOOR_BEFORE_MS = 5 * 60_000
+"""A door or arrival seen this long before a visitor's first mention is their arrival."""
+GONE_AFTER_MS = 45 * 60_000
+"""A departure seen this long after a visitor's last mention is theirs (nobody names who goes out of the door)."""
 SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
-_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave")}
+_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door")}
 VERBS = {kind: frozenset(v.replace("_", " ") for v in _LEX[f"guest_{kind}_verbs"]) for kind in ("arrive", "leave", "stay")}
 """A question's verb -> what it asks of the visit ('turn up': arrive)."""
 _ARTICLES, _JOINS = lexicon().words["person_articles"], lexicon().words["person_joins"]
@@ -41,21 +52,60 @@ def people(phrase: str) -> list[str]:
 
 
 def visit(asked: Asked, who: list[str]) -> list[Event]:
-    """The latest visit in scope by any of the people: its events in time order, or []."""
+    """The latest visit in scope by any of the people: its events in time order (with the arrival seen just
+    before and the departure seen just after it), or []."""
     found: dict[int, Event] = {}
     spans = asked.scope.windows or ((-(2 ** 62), asked.scope.at_ms + 1),)
+    named = [person.split() for person in who]
     for person in who:
-        named = person.split()
         for lo, hi in spans:
             flt = EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1), modalities=("visual", "speech"),
                               limit=SEARCH_LIMIT)
             for ev, _, _ in asked.store.search(person, flt):
                 text = ev.content.lower()
-                if _names(terms.words(text), named) and not actions.REMOTE_WORDS.search(_CUE["arrive"].sub(" ", text)):
-                    found[ev.id] = ev  # (a doorbell rings, a phone rings)
+                if _names(terms.words(text), person.split()) and (_speaker(text) == person or not _remote(text)):
+                    found[ev.id] = ev  # (a doorbell rings, a phone rings; their own words may say 'the ring road')
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
-    seen = [s for s in visits.stretches(ordered, GUEST_GAP_MS) if any(e.modality == "visual" for e in s)]
-    return seen[-1] if seen else []
+    seen = [s for s in visits.stretches(ordered, GUEST_GAP_MS) if _in_person(asked, s, named)]
+    if not seen:
+        return []
+    stretch = seen[-1]
+    before = _around(asked, stretch[0].start_ms - DOOR_BEFORE_MS, stretch[0].start_ms, ("arrive", "door"), first=True)
+    after = None if any(_CUE["leave"].search(e.content.lower()) for e in stretch) else \
+        _around(asked, stretch[-1].end_ms, min(stretch[-1].end_ms + GONE_AFTER_MS, asked.scope.at_ms + 1), ("leave",),
+                first=True)
+    return [*([before] if before is not None else []), *stretch, *([after] if after is not None else [])]
+
+
+def _remote(text: str) -> bool:
+    """Whether a line is of a call, message or email (a doorbell's ringing is no call)."""
+    return bool(actions.REMOTE_WORDS.search(_CUE["arrive"].sub(" ", text)))
+
+
+def _in_person(asked: Asked, stretch: list[Event], named: list[list[str]]) -> bool:
+    """Whether a stretch of mentions is the person here: a frame names them, or they speak in it and no call is
+    seen in the minutes before their first words."""
+    if any(e.modality == "visual" for e in stretch):
+        return True
+    spoken = next((e for e in stretch if e.modality == "speech" and _speaker(e.content) in
+                   [" ".join(n) for n in named]), None)
+    if spoken is None:
+        return False
+    flt = EventFilter(since_ms=spoken.start_ms - CALL_BEFORE_MS, until_ms=spoken.start_ms)
+    return not any(_remote(e.content.lower()) for e in asked.store.events(flt))
+
+
+def _speaker(content: str) -> str:
+    """Who a transcript line says is speaking ('Joy: Morning!' -> 'joy'), else ''."""
+    head, colon, _ = content.partition(":")
+    return " ".join(terms.words(head)) if colon and 0 < len(head.split()) <= 3 else ""
+
+
+def _around(asked: Asked, lo: int, hi: int, kinds: tuple[str, ...], first: bool) -> Event | None:
+    """The first (else last) event between lo and hi that a cue of these kinds reads, or None."""
+    hits = [e for e in asked.store.events(EventFilter(since_ms=lo, until_ms=hi))
+            if any(_CUE[k].search(e.content.lower()) for k in kinds) and not _remote(e.content.lower())]
+    return (hits[0] if first else hits[-1]) if hits else None
 
 
 def _names(said: list[str], person: list[str]) -> bool:
@@ -72,7 +122,8 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     stamp, name = asked.stamp, plan.action.strip()
     if not events:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "guest", name, stamp)
-    came = next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
+    seen_at_door = _CUE["door"].search(events[0].content.lower()) and not _CUE["leave"].search(events[0].content.lower())
+    came = events[0] if seen_at_door else next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
     events = events[events.index(came):]  # 'starting dinner for Irene' before the doorbell is no visit yet
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
     told = " ".join(w if w in _ARTICLES | _JOINS else w.capitalize() for w in name.split())

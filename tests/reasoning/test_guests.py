@@ -1,5 +1,5 @@
 """Someone else's visit (guests.py): when they came, when they left, how long they stayed, on a real store; a
-phone call with them, or words of theirs with no frame of them, is no visit."""
+phone call with them is no visit, but a visitor the camera cannot name is one when the transcript hears them."""
 
 from __future__ import annotations
 
@@ -67,3 +67,33 @@ def test_a_phone_call_is_no_visit(store):
 def test_people_are_read_from_a_phrase():
     assert guests.people("Susan and Alfie") == ["susan", "alfie"]
     assert guests.people("the plumber") == ["plumber"]
+
+
+UNNAMED = [
+    ("2027-01-06T08:31:00", "visual", "front door of the flat, a woman in a lilac tunic on the step"),
+    ("2027-01-06T08:31:30", "speech", "Joy: Morning, Frank, only me! The ring road was solid."),
+    ("2027-01-06T08:40:00", "visual", "kitchen, the carer filling the kettle"),
+    ("2027-01-06T09:07:00", "speech", "Joy: I've done you a cheese sandwich for later."),
+    ("2027-01-06T09:16:00", "visual", "the carer going out of the front door in a purple coat"),
+    ("2027-01-06T12:05:00", "visual", "a mobile phone buzzing on the cafe table, a photo of a woman on the screen"),
+    ("2027-01-06T12:05:20", "speech", "Karen: Hiya Dad, it's me. How did it go at the clinic?"),
+    ("2027-01-06T12:07:00", "speech", "Karen: I'll come up on Saturday."),
+]
+
+
+@pytest.fixture()
+def unnamed(tmp_path):
+    return day_log(tmp_path / "unnamed.db", UNNAMED)
+
+
+def test_a_visitor_the_camera_cannot_name_is_heard_in_the_room(unnamed):
+    """Their words name them; the door seen just before is their arrival, the door seen just after their going
+    ('the ring road' in their own words is no call)."""
+    at = parse_time_ms("2027-01-06T20:00")
+    assert said(unnamed, "when did joy get here", at).startswith("Joy came today at 08:31")
+    assert said(unnamed, "what time did joy go", at).startswith("Joy left today at 09:16")
+
+
+def test_words_after_a_phone_buzzing_are_a_call_not_a_visit(unnamed):
+    answer = said(unnamed, "when did karen come round", parse_time_ms("2027-01-06T20:00"))
+    assert answer.startswith("Not that I can see")
