@@ -44,6 +44,8 @@ class Lexicon:
     """Cues of arriving somewhere and of leaving it, the words of home, the verbs of moving (arrive, leave)."""
     money: dict[str, Any]
     """How money is said: tens (in order from twenty), currencies (word -> sign), small_change."""
+    travel: dict[str, tuple[str, ...]]
+    """Ways of getting somewhere, as said in an answer ('by bus') -> the phrases of a narration that show it."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -68,7 +70,8 @@ def lexicon() -> Lexicon:
                    {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
                    dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()},
                    {"tens": tuple(raw["money"]["tens"].split()), "currencies": dict(raw["money"]["currencies"]),
-                    "small_change": _words(raw["money"]["small_change"])})
+                    "small_change": _words(raw["money"]["small_change"])},
+                   {k: tuple(v) for k, v in raw["travel"].items()})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

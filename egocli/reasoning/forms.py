@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, guests, kinds, moments, said, sequence, temporal
+from egocli.reasoning import digest, guests, kinds, moments, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -79,6 +79,8 @@ FORMS: tuple[Form, ...] = (
          said.said, "What did {action} say about {other}?", live=False, phrased=False),
     Form("guest", "when someone else came or left, or how long they stayed (action: who; relation: arrive, leave "
          "or stay)", ("action", "relation"), guests.guest, "When did {action} {relation}?"),
+    Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
+         "How did I get {action}?"),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
@@ -156,6 +158,13 @@ def _said_whether(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan 
     tell me before Tom asked' is an order question."""
     who, what = groups
     return None if {"before", "after"} & set(what.split()) else QuestionPlan("said", who, what, "whether")
+
+
+def _way_or_way(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'Did I walk or get the bus to the post office?': how I got there, when both choices are ways of getting
+    about."""
+    one, other, where = groups
+    return QuestionPlan("travel", where) if travel.asks_way(one) and travel.asks_way(other) else None
 
 
 def _which_verb(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
@@ -243,6 +252,9 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
+    _rule("travel", r"^how (?:did|do|'d|have|had|will|shall) (?:i|we) (?:get|go|got|travel|make it|come|get myself|arrive)"
+                    r"((?: back| home| there| to| at| into| from| up to| down to| over to| out to| in)\b.*?)"),
+    _rule("travel", r"^(?:did|do|have|had) (?:i|we) (.+?) or (.+?) ((?:to|home|into|back|there)\b.*?)", _way_or_way),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", ("relation", "action", "other")),
     _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),

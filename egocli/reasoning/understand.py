@@ -118,6 +118,7 @@ EXAMPLES: tuple[tuple[str, dict[str, str]], ...] = (
     ("Has Maria rung back yet?", {"form": "exists", "who": "Maria", "action": "rung back"}),
     ("How often did the baby wake up last night?", {"form": "count", "who": "the baby", "action": "wake up"}),
     ("When did the gas man get here?", {"form": "guest", "action": "the gas man", "relation": "arrive"}),
+    ("Did we take the car or the train back from the match?", {"form": "travel", "action": "back from the match"}),
     ("Give me the gist of my afternoon", {"form": "digest"}),
     ("What sort of day did I have?", {"form": "digest"}),
     ("Why is the sky blue?", {"form": OPEN}),

@@ -103,17 +103,19 @@ def _home_word(text: str) -> bool:
     return bool(_HOME.search(_HOMEWARD.sub(" ", text.lower())))
 
 
-def _arrives(ev: Event) -> bool:
+def arrives(ev: Event) -> bool:
+    """Whether a line narrates arriving somewhere."""
     return bool(_ARRIVE.search(_HOMEWARD.sub(" ", ev.content.lower())))
 
 
-def _leaves(ev: Event) -> bool:
+def leaves(ev: Event) -> bool:
+    """Whether a line narrates leaving somewhere or heading home."""
     text = ev.content.lower()
     return bool(_LEAVE.search(text) or _HOMEWARD.search(text))
 
 
 def _home_arrival(ev: Event) -> bool:
-    return ev.modality == "visual" and _arrives(ev) and _home_word(ev.content)
+    return ev.modality == "visual" and arrives(ev) and _home_word(ev.content)
 
 
 def _home_departure(ev: Event) -> bool:
@@ -145,18 +147,18 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     around = store_windows.overlapping(asked.store, lo - ARRIVAL_REACH_MS, hi + DEPARTURE_REACH_MS, None, 2000)
     around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
     known = {n for e in group for n in names(e.content)}
-    before = [e for e in around if e.start_ms <= lo and _arrives(e) and not _home_arrival(e) and
+    before = [e for e in around if e.start_ms <= lo and arrives(e) and not _home_arrival(e) and
               (e.id in mentioned or any(n in e.content for n in known) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
-    begin = before[-1] if before and not any(_leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
+    begin = before[-1] if before and not any(leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
         else group[0]
     known |= names(begin.content)
-    later = [e for e in around if e.start_ms >= lo and _leaves(e) and not _home_departure(e)]
+    later = [e for e in around if e.start_ms >= lo and leaves(e) and not _home_departure(e)]
     named = [e for e in later if e.id in mentioned or any(n in e.content for n in known)]
     if named:
         return Visit(begin, named[0])
     own = {t for e in group for t in words(e.content)} | {w for n in known for w in words(n)}
     after = [e for e in later if e.start_ms >= hi and not _leaves_elsewhere(e, own)]
-    arrival = next((e for e in around if e.start_ms > hi and _arrives(e)), None)
+    arrival = next((e for e in around if e.start_ms > hi and arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
     return Visit(begin, end)
 
@@ -192,7 +194,7 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
         found = visits(asked, asked_move.place, find)
         if asked_move.kind == "leave":
             return [v.end for v in found if v.end is not None]
-        return [v.begin for v in found if _arrives(v.begin)] or [v.begin for v in found]
+        return [v.begin for v in found if arrives(v.begin)] or [v.begin for v in found]
     home = _home_moves(asked, asked_move.kind)
     if asked_move.kind == "arrive" and asked_move.after:
         ends = [v.end for v in visits(asked, asked_move.after, find) if v.end is not None]
@@ -242,8 +244,8 @@ def closed(occasions: list[list[Event]]) -> list[list[Event]]:
     stand-up' ... 'leaving meeting room 3 after the stand-up' is one meeting, not two)."""
     out: list[list[Event]] = []
     for group in occasions:
-        if out and all(_leaves(e) for e in group) and group[0].start_ms - out[-1][-1].start_ms <= DEPARTURE_REACH_MS \
-                and not all(_leaves(e) for e in out[-1]):
+        if out and all(leaves(e) for e in group) and group[0].start_ms - out[-1][-1].start_ms <= DEPARTURE_REACH_MS \
+                and not all(leaves(e) for e in out[-1]):
             out[-1] = [*out[-1], *group]
         else:
             out.append(group)
@@ -254,7 +256,7 @@ def closed(occasions: list[list[Event]]) -> list[list[Event]]:
 
 def moves_in(ev: Event) -> int:
     """1 when an event says an arrival somewhere or a departure from somewhere, else 0."""
-    return int(ev.modality == "visual" and (_arrives(ev) or _leaves(ev)))
+    return int(ev.modality == "visual" and (arrives(ev) or leaves(ev)))
 
 
 PLACE_REACH_MS = 3 * 3_600_000
@@ -267,8 +269,8 @@ def place_at(store: Store, at_ms: int) -> Event | None:
     before = [e for e in store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + 1, None, 2000)
               if e.modality == "visual" and e.start_ms <= at_ms]
     for ev in reversed(before):
-        if _leaves(ev):
+        if leaves(ev):
             return None
-        if names(ev.content) or _arrives(ev):
+        if names(ev.content) or arrives(ev):
             return ev
     return None

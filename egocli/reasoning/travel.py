@@ -1,0 +1,171 @@
+"""How the wearer got somewhere: 'how did I get to the hospital?', 'how did we get home from the pub?', 'did I
+walk or get the bus to the post office?'.
+
+The trip is found from its end: the arrival at the place (visits.py: an arrival narrated, else the first frame of
+the place; for home, the arrival home, after leaving the place the question names when it names one). The trip
+began at the last departure seen in the TRIP_MS before it. Its events are read for the ways of getting about the
+lexicon lists ([travel]: a bus, a lift, a bike, on foot ...): any way other than walking wins over walking (one
+walks to the bus stop and from it), and of those the one seen nearest the arrival. An arrival with nothing about
+its trip says so and names the arrival; a place never reached is a 'not that I can see'."""
+
+from __future__ import annotations
+
+import re
+
+from egocli.core.lexicon import lexicon, words
+from egocli.reasoning import visits
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event
+from egocli.store import windows as store_windows
+
+TRIP_MS = 75 * 60_000
+"""How long before an arrival its trip may have begun."""
+HOME_AFTER_MS = 3 * 3_600_000
+"""How long after the last line about a place an arrival home may end the trip back from it."""
+ARRANGED_MS = 3 * 3_600_000
+"""How long before a lift the offer of it may have been made."""
+AFTER_ARRIVAL_MS = 3 * 60_000
+"""Events this soon after an arrival still tell the trip ('stepping off the bus' after 'the hospital entrance')."""
+WALKING = "on foot"
+"""The way that yields to any other seen on the same trip."""
+WAYS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (said, visits.cue(phrases)) for said, phrases in lexicon().travel.items())
+"""How an answer says a way of getting about -> what shows it in a line, in order of precedence."""
+_LEADING = frozenset(lexicon().visits["leading"])
+
+
+def ways_in(text: str) -> list[str]:
+    """The ways of getting about a line shows, in precedence order ('walking to the bus stop': by bus, on foot)."""
+    lowered = text.lower()
+    return [said for said, pattern in WAYS if pattern.search(lowered)]
+
+
+def asks_way(phrase: str) -> bool:
+    """Whether a phrase names a way of getting about ('walk', 'get the bus', 'take a taxi')."""
+    return bool(ways_in(phrase))
+
+
+def destination(phrase: str) -> tuple[str, str]:
+    """(place, from where) a trip phrase names: 'to the hospital' -> ('hospital', ''), 'home from the garage' ->
+    ('', 'garage'), 'back from town' -> ('', 'town'); '' is home."""
+    tokens = words(phrase)
+    cut = tokens.index("from") if "from" in tokens else len(tokens)
+    place, origin = tokens[:cut], tokens[cut + 1:]
+    while place and place[0] in _LEADING and place[0] not in ("home",):
+        place = place[1:]
+    while origin and origin[0] in _LEADING:
+        origin = origin[1:]
+    home = not place or place[0] in ("home", "back", "in")
+    return ("" if home else " ".join(place)), " ".join(origin)
+
+
+def trip(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How did I get to X?': the way of getting about seen on the latest trip that ended at an arrival there
+    (or, home from a place, that began where its lines end)."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    place, origin = destination(plan.action)
+    trips = _trips(asked, matcher, place, origin)
+    if not trips:
+        return nothing(matcher, "travel", plan.action.strip(), asked.stamp)
+    stamp, told = asked.stamp, re.sub(r"^(?:at|into|in) ", "to ", plan.action.strip())
+    for lo, hi, end in reversed(trips):
+        shown = _shown(asked, lo, hi, end)
+        if shown is None:
+            continue
+        way, ev, people = shown
+        when = stamp(ev.start_ms, ev.source_id)
+        arrived = f"; arrived {stamp(end.start_ms, end.source_id)}: {end.content}" if end is not None else ""
+        way = f"{way} ({' and '.join(people)})" if people else way
+        cites = tuple(e for e in (ev, end) if e is not None and (e is ev or e.id != ev.id))
+        return Finding("travel", f"{way[:1].upper() + way[1:]}: {when}: {ev.content}.", cites,
+                       f"got {told} {way} ({when}: {ev.content}){arrived}")
+    end = next((e for _, _, e in reversed(trips) if e is not None), None)
+    if end is None:
+        return nothing(matcher, "travel", plan.action.strip(), asked.stamp)
+    arrived = f"{stamp(end.start_ms, end.source_id)}: {end.content}"
+    return Finding("travel", f"I can't tell how you got {told}: I only see you arrive, {arrived}.", (end,),
+                   f"arrived {arrived}; no way of travelling seen before it", False)
+
+
+Trip = tuple[int, int, "Event | None"]
+"""A trip's first and last moments, and the arrival that ends it (None: not seen)."""
+
+
+def _trips(asked: Asked, matcher: Matcher, place: str, origin: str) -> list[Trip]:
+    """The trips to a place in scope, in time order. To a place: up to the start of each visit there that follows
+    a departure from the one before (a second stretch of the hospital's lines is the same stay), else up to the
+    first line of each stretch of lines about the place that is not a thing read (a calendar or a bank app names a
+    place one is not at). Home from a place: from the last line of each stretch there to the first arrival home
+    after it, else for the TRIP_MS after it. Home: up to each arrival home."""
+    find = lambda p: matcher.matches(p, verb_first=False)  # noqa: E731
+    if place:
+        ends, before = [], None
+        for stay in visits.visits(asked, place, find):
+            if before is None or (before.end is not None and before.end.start_ms <= stay.begin.start_ms):
+                ends.append(stay.begin)
+            before = stay
+        found = [e for e in ends if e.modality in ("visual", "speech")] or \
+            [g[0] for g in visits.stretches([e for e in find(place) if e.modality in ("visual", "speech")])]
+        return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in found]
+    home = visits.moves(asked, "get home", find) or []
+    if not origin:
+        return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in home]
+    out: list[Trip] = []
+    for stretch in visits.stretches([e for e in find(origin) if e.modality in ("visual", "speech")]):
+        left = stretch[-1].start_ms
+        after = next((h for h in home if left < h.start_ms <= left + HOME_AFTER_MS), None)
+        out.append((left, after.start_ms if after is not None else min(left + TRIP_MS, asked.scope.at_ms), after))
+    return out
+
+
+def _shown(asked: Asked, lo: int, hi: int, end: Event | None) -> tuple[str, Event, list[str]] | None:
+    """The way of getting about a trip shows, the line that shows it and who spoke on it when it was a lift (None:
+    no way seen). Looking back from an arrival, the trip begins at the last departure or other arrival seen."""
+    around = [e for e in store_windows.overlapping(asked.store, lo, hi + AFTER_ARRIVAL_MS, None, 2000)
+              if e.start_ms <= asked.scope.at_ms]
+    if end is not None:
+        left = next((e for e in reversed(around) if e.start_ms < hi - 60_000 and (visits.leaves(e) or visits.arrives(e))),
+                    None)  # the trip began on leaving somewhere, or after arriving at the place before
+        around = [e for e in around if left is None or e.start_ms >= left.start_ms]
+    seen = [(way, e) for e in around for way in ways_in(e.content)[:1]]
+    if not seen:
+        return None
+    ridden = [(way, e) for way, e in seen if way != WALKING]
+    way, ev = min(ridden or seen, key=lambda p: (abs(p[1].start_ms - hi), p[1].start_ms > hi))
+    return way, ev, _drivers(asked, ev, around) if way == LIFT else []
+
+
+def _drivers(asked: Asked, ev: Event, trip: list[Event]) -> list[str]:
+    """Who gave the lift: whoever says the line that shows it ('Owen: I'll pick you up'), else who speaks on the
+    trip after it, else who offered one before it."""
+    said = _speaker(ev.content)
+    if said and said not in _WEARER:
+        return [said]
+    on_it = [who for e in trip if e.start_ms > ev.start_ms and (who := _speaker(e.content)) and who not in _WEARER]
+    if on_it:
+        return list(dict.fromkeys(on_it))
+    return _arranged(asked, ev)
+
+
+def _arranged(asked: Asked, ev: Event) -> list[str]:
+    """Who offered a lift in the hours before one was seen ('Owen: I'll pick you up at one'), else nobody."""
+    lo = ev.start_ms - ARRANGED_MS
+    offers = [who for e in store_windows.overlapping(asked.store, lo, ev.start_ms, None, 2000)
+              if LIFT in ways_in(e.content) and (who := _speaker(e.content)) and who not in _WEARER]
+    return offers[-1:]
+
+
+_WEARER = frozenset({"Me", "I", "Myself"})
+"""How a transcript may label the wearer's own words."""
+
+
+LIFT = "with a lift"
+"""The way that is someone else driving: who spoke on the trip is said with it."""
+
+
+def _speaker(content: str) -> str:
+    """Who a transcript line says is speaking ('Owen: I'll pick you up' -> 'Owen'), else ''."""
+    head, colon, _ = content.partition(":")
+    head = head.strip()
+    return head if colon and 0 < len(head.split()) <= 2 and head[:1].isupper() and not head.startswith("(") else ""
