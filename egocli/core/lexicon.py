@@ -46,6 +46,8 @@ class Lexicon:
     """How money is said: tens (in order from twenty), currencies (word -> sign), small_change."""
     travel: dict[str, tuple[str, ...]]
     """Ways of getting somewhere, as said in an answer ('by bus') -> the phrases of a narration that show it."""
+    meals: dict[str, Any]
+    """Meals: hours (meal -> (first hour, hour after the last)) and cues (what shows a meal made or eaten)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -71,7 +73,9 @@ def lexicon() -> Lexicon:
                    dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()},
                    {"tens": tuple(raw["money"]["tens"].split()), "currencies": dict(raw["money"]["currencies"]),
                     "small_change": _words(raw["money"]["small_change"])},
-                   {k: tuple(v) for k, v in raw["travel"].items()})
+                   {k: tuple(v) for k, v in raw["travel"].items()},
+                   {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
+                    "cues": tuple(raw["meals"]["cues"])})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, guests, kinds, moments, said, sequence, temporal, travel
+from egocli.reasoning import digest, guests, kinds, meals, moments, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -81,6 +81,8 @@ FORMS: tuple[Form, ...] = (
          "or stay)", ("action", "relation"), guests.guest, "When did {action} {relation}?"),
     Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
          "How did I get {action}?"),
+    Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),
+         meals.meal, "What did I have for {action}?"),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
@@ -232,6 +234,7 @@ def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
     return QuestionPlan("guest", who, relation=kind)
 
 
+_MEALS = "|".join(meals.HOURS)
 _PERSON = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?:(?:,| and| &) [a-z']+)*)"
 _REMOTE_VERB = r"call|ring|phone|text|message|email|write|get in touch|video call"
 _GUEST_VERB = "|".join(sorted((v for kind in ("arrive", "leave") for v in guests.VERBS[kind]), key=len, reverse=True))
@@ -252,6 +255,11 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
+    _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
+                  rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),
+    _rule("meal", rf"^what (?:was|is|were) (?:in )?(?:my|our|the|for) ({_MEALS})"),
+    _rule("meal", rf"^(?:when|what time|at what time) did (?:i|we) (?:have|eat|get|make|cook|finish|start|sit down to) "
+                  rf"(?:my |our |the |some )?({_MEALS})"),
     _rule("travel", r"^how (?:did|do|'d|have|had|will|shall) (?:i|we) (?:get|go|got|travel|make it|come|get myself|arrive)"
                     r"((?: back| home| there| to| at| into| from| up to| down to| over to| out to| in)\b.*?)"),
     _rule("travel", r"^(?:did|do|have|had) (?:i|we) (.+?) or (.+?) ((?:to|home|into|back|there)\b.*?)", _way_or_way),

@@ -367,5 +367,19 @@ def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
     return replace(scope, windows=tuple(inside) or scope.windows, label=label)
 
 
+def hours_of_days(scope: Scope, hours: tuple[int, int], days_back: int = 7) -> list[tuple[int, int]]:
+    """Those hours of every day the scope's windows touch, not clipped to the windows ('my tea last night' is the
+    evening meal of yesterday, whatever hours 'last night' names); with no days named, of each of the last
+    `days_back` days on which they have begun; none after the moment of asking."""
+    at = local(scope.at_ms)
+    if scope.windows and all(hi - lo <= 8 * 86_400_000 for lo, hi in scope.windows):
+        days = sorted({local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)})
+        starts = [datetime(d.year, d.month, d.day).astimezone() for d in days]
+    else:
+        starts = [_day(at, k) for k in range(days_back)]
+    spans = [(to_ms(d + timedelta(hours=hours[0])), to_ms(d + timedelta(hours=hours[1]))) for d in starts]
+    return sorted((lo, min(hi, scope.at_ms + 1)) for lo, hi in spans if lo <= scope.at_ms)
+
+
 PART_DAYS = 30
 """Days back a part of the day is looked for when no day is named ('my last evening walk')."""

@@ -119,6 +119,7 @@ EXAMPLES: tuple[tuple[str, dict[str, str]], ...] = (
     ("How often did the baby wake up last night?", {"form": "count", "who": "the baby", "action": "wake up"}),
     ("When did the gas man get here?", {"form": "guest", "action": "the gas man", "relation": "arrive"}),
     ("Did we take the car or the train back from the match?", {"form": "travel", "action": "back from the match"}),
+    ("Any idea what supper was last night?", {"form": "meal", "action": "supper"}),
     ("Give me the gist of my afternoon", {"form": "digest"}),
     ("What sort of day did I have?", {"form": "digest"}),
     ("Why is the sky blue?", {"form": OPEN}),

@@ -1,0 +1,59 @@
+"""Meals: 'what did I have for breakfast?', 'what was my tea last night?', 'what time did I have lunch?'.
+
+A meal is found by when it is eaten, not by its name: a narration says 'a bowl of porridge with sliced banana'
+and seldom 'breakfast'. The meal's hours (the lexicon's [meals] hours) on each day the question names (else the
+latest day on which they have begun, back a week) are read for the lines that show a meal made or eaten ([meals]
+cues: a bowl of, a plate of, eating, a sandwich ...), a frame counting over words said. Lines closer than half an
+hour are one sitting; the sitting with the most shown is the meal (a snack is one line, a meal made and eaten
+several), and its line that shows most, the later of equals (eaten after it was made), answers, with its time,
+from the latest day with one. A day with none says so."""
+
+from __future__ import annotations
+
+from egocli.core.lexicon import lexicon
+from egocli.reasoning import visits
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.scope import hours_of_days
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event
+from egocli.store import windows as store_windows
+
+HOURS: dict[str, tuple[int, int]] = lexicon().meals["hours"]
+"""Meal -> (first hour, hour after the last) it is eaten in."""
+_CUES = visits.cue(lexicon().meals["cues"])
+SITTING_MS = 30 * 60_000
+"""Lines of a meal closer than this are one sitting (made, then eaten); the sitting the most lines show is the meal,
+not a slice of toast eaten standing up."""
+_READ = ("text", "note")
+"""Modalities that are things read or written: a menu or a note names a meal no one is eating."""
+
+
+def meal_of(phrase: str) -> str | None:
+    """The meal a phrase names ('my tea', 'breakfast'), else None."""
+    return next((w for w in phrase.lower().replace("'", " ").split() if w in HOURS), None)
+
+
+def score(ev: Event) -> int:
+    """How much a line shows a meal: its cues, and one more for a frame (what is seen over what is said)."""
+    hits = len({m.group(0) for m in _CUES.finditer(ev.content.lower())})
+    return hits + (1 if hits and ev.modality == "visual" else 0)
+
+
+def meal(asked: Asked, plan: QuestionPlan) -> Finding:
+    """The latest meal of that kind in scope: the line that shows it best, and when."""
+    name = meal_of(plan.action)
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    if name is None:
+        return nothing(matcher, "meal", plan.action, asked.stamp)
+    best: Event | None = None
+    for lo, hi in reversed(hours_of_days(asked.scope, HOURS[name])):
+        lines = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 2000)
+                 if lo <= e.start_ms < hi and e.modality not in _READ and score(e) > 0]
+        if lines:
+            sitting = max(visits.stretches(lines, SITTING_MS), key=lambda group: sum(score(e) for e in group))
+            best = max(sitting, key=lambda e: (score(e), e.start_ms))
+            break
+    if best is None:
+        return nothing(matcher, "meal", plan.action, asked.stamp)
+    when = asked.stamp(best.start_ms, best.source_id)
+    return Finding("meal", f"You had your {name} {when}: {best.content}.", (best,), f"{name}: {when}: {best.content}")
