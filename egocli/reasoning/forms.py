@@ -236,6 +236,8 @@ def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
 
 _MEALS = "|".join(meals.HOURS)
 _PERSON = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?:(?:,| and| &) [a-z']+)*)"
+_RANG = r"call|called|ring|rung|rang|phone|phoned|give me a (?:call|ring)"
+"""A verb of someone phoning the wearer ('when did Karen ring?': the calls from Karen)."""
 _REMOTE_VERB = r"call|ring|phone|text|message|email|write|get in touch|video call"
 _GUEST_VERB = "|".join(sorted((v for kind in ("arrive", "leave") for v in guests.VERBS[kind]), key=len, reverse=True))
 
@@ -263,6 +265,10 @@ RULES: tuple[Rule, ...] = (
     _rule("travel", r"^how (?:did|do|'d|have|had|will|shall) (?:i|we) (?:get|go|got|travel|make it|come|get myself|arrive)"
                     r"((?: back| home| there| to| at| into| from| up to| down to| over to| out to| in)\b.*?)"),
     _rule("travel", r"^(?:did|do|have|had) (?:i|we) (.+?) or (.+?) ((?:to|home|into|back|there)\b.*?)", _way_or_way),
+    _rule("count", rf"^(?:how many times|how often) (?:did|has|had|have|does) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
+          lambda groups, scope: QuestionPlan("count", f"phone calls from {groups[0]}")),
+    _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
+          lambda groups, scope: QuestionPlan("last", f"call from {groups[0]}")),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "
                    rf"or {_THE}(.+?)", ("relation", "action", "other")),
     _rule("which", rf"^did i (.+?),? or {_THE}(.+?) ({_ORDER})", ("action", "other", "relation")),
@@ -293,7 +299,7 @@ RULES: tuple[Rule, ...] = (
           _said_whether),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),
-    _rule("list", r"^who (?:rang|called|phoned|texted|messaged|emailed|rung|visited|came to see) (?:me|us)\b.*?",
+    _rule("list", r"^who (?:rang|called|phoned|texted|messaged|emailed|rung|visited|came to see)(?: (?:me|us)\b)?.*?",
           lambda groups, scope: QuestionPlan("list", "calls")),
     _rule("during", r"^what (?:happened|went on|was going on) (?:in|at|during) (?:the |my |our )?(.+?)"),
     _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, words
+from egocli.reasoning import terms
 from egocli.reasoning.scope import Scope
 from egocli.store import Event, EventFilter, Store
 
@@ -17,6 +18,7 @@ _NOUNS = {noun: kind for kind, spec in _KINDS.items() for noun in spec["nouns"].
 _SENDERS = {kind: re.compile(spec["sender"]) for kind, spec in _KINDS.items()}
 _MARKS = {kind: re.compile("|".join(spec["marks"])) for kind, spec in _KINDS.items()}
 _ASKING = frozenset(lexicon().kinds["asking"].split())
+_ARTICLES = frozenset({"the", "my", "our", "a", "an", "your"})
 """Words beside a kind's noun that ask for its events and name nothing more ('read emails', 'emails came in')."""
 LIMIT = 5000
 """Events of a modality read per scope window."""
@@ -44,7 +46,9 @@ def asked(phrase: str) -> Asked | None:
         elif word in _NOUNS and kind is None:
             kind = _NOUNS[word]
         elif word == "from" and i + 1 < len(tokens):
-            sender = tokens[i + 1].strip("?,.!")
+            named = [t.strip("?,.!") for t in tokens[i + 1:]]
+            named = [t for t in named if t not in _ARTICLES] or named
+            sender = named[0]
         elif not (sender and word == sender) and word not in _ASKING:
             rest.append(word)
     return Asked(kind, sender) if kind is not None and not rest else None
@@ -54,6 +58,45 @@ def sender(ev: Event, kind: str) -> str:
     """Who an event of the kind is from ('Helen Marsh'), or ''."""
     m = _SENDERS[kind].search(ev.content.strip())
     return m.group(1).strip() if m else ""
+
+
+ANSWERED_MS = 2 * 60_000
+"""A call's first words come this soon after its ring: who speaks first is who called (or was called)."""
+
+
+def caller(store: Store, ev: Event) -> str:
+    """Who a call is with: the name its line gives ('incoming call from Helen', 'calling Owen'), else whoever
+    speaks first in the ANSWERED_MS after it ('Debbie: Hello, is that Mr Mallory?'), else ''."""
+    named = sender(ev, "call")
+    if named and named.lower() not in _NOT_NAMES:
+        return named
+    m = _CALLING.search(ev.content)
+    if m:
+        return m.group(1)
+    after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
+                                     modalities=("speech",), limit=20))
+    return next((who for e in after if (who := speaker(e.content))), "")
+
+
+def _opening(store: Store, ev: Event) -> str:
+    """A call's line and the first words said on it: where whoever is on it names themselves ('it's Debbie at
+    Park Lane Surgery')."""
+    after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
+                                     modalities=("speech",), limit=2))
+    return " ".join([ev.content, *(e.content for e in after)])
+
+
+def speaker(content: str) -> str:
+    """Who a transcript line says is speaking ('Debbie: Hello' -> 'Debbie'; not '(radio) ...'), else ''."""
+    head, colon, _ = content.partition(":")
+    head = head.strip()
+    return head if colon and 0 < len(head.split()) <= 3 and head[:1].isupper() and head.lower() not in _NOT_NAMES \
+        else ""
+
+
+_CALLING = re.compile(r"\bcalling ([A-Z][\w’']+(?: [A-Z][\w’']+)?)")
+_NOT_NAMES = frozenset({"me", "i", "phone", "phone screen", "screen"})
+"""Labels that name no one on a call (the wearer's own words, a phone's screen)."""
 
 
 def _is(ev: Event, kind: str) -> bool:
@@ -72,9 +115,19 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
         until = min(hi, scope.at_ms + 1) if hi is not None else scope.at_ms + 1
         for ev in store.events(EventFilter(since_ms=lo, until_ms=until, modalities=("text", "visual", "note"),
                                            limit=LIMIT)):
-            if _is(ev, want.kind) and (not want.sender or want.sender in words(sender(ev, want.kind))):
+            if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)):
                 found[ev.id] = ev
     return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+
+
+def _is_from(store: Store, ev: Event, want: Asked) -> bool:
+    """Whether an event of the kind is from the sender asked for (a call: by its opening too, where callers name
+    themselves and where they ring from, its words stemmed and folded: 'the doctors' rang from 'Park Lane
+    Surgery')."""
+    if want.kind != "call":
+        return want.sender in words(sender(ev, want.kind))
+    said = f"{caller(store, ev)} {_opening(store, ev)}"
+    return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))
 
 
 MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]

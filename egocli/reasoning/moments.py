@@ -99,10 +99,18 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     of_kind = kinds.events(asked.store, asked.scope, plan.action)
     if of_kind:
         shown = of_kind[-SHOWN:]
-        lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+        lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {_with_caller(asked, e, plan.action)}"
+                          for e in shown)
         more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
         return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
     return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
+
+
+def _with_caller(asked: Asked, ev: Event, phrase: str) -> str:
+    """A call's line with who was on it when the line does not say ('Marie, the landline phone ringing')."""
+    want = kinds.asked(phrase)
+    who = kinds.caller(asked.store, ev) if want is not None and want.kind == "call" else ""
+    return f"{who}, {ev.content}" if who and who.lower() not in ev.content.lower() else ev.content
 
 
 def _bouts(matcher: Matcher, phrase: str) -> list[list[Event]]:

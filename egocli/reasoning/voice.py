@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local
-from egocli.reasoning import actions, terms
+from egocli.reasoning import actions, kinds, terms
 
 _PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "we": "you", "us": "you",
            "our": "your", "ours": "yours", "i'm": "you're", "i've": "you've", "am": "are"}
@@ -106,6 +106,8 @@ def did(edge: str, phrase: str, when: str, content: str) -> str:
     """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
     note: today at 08:10: ...' (for a thing)."""
     first = phrase.split()[0].lower()
+    if kinds.asked(phrase) is not None:  # 'call from the doctors', 'email from Helen': a thing of a kind
+        return sentence(f"Your {edge} {you(phrase).removeprefix('your ')}: {when}: {content}")
     if (split := subject(phrase)) is not None:  # 'Dad phoned': Dad last phoned ...
         who, act = split
         return sentence(f"{who} {edge} {past(you(act))} {when}: {content}")

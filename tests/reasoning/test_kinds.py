@@ -62,3 +62,30 @@ def test_did_someone_say_gives_their_words_not_a_guess(tmp_path):
         ("2026-12-05T11:00", "speech", "Marta: lunch is at one today")])
     said = _ask(store, "Did Marta say we could get new laptops?")
     assert "no new laptops" in said and not said.lower().startswith("yes")
+
+
+RINGS = [
+    ("2027-01-06T06:30", "visual", "bedroom, phone alarm buzzing on the bedside table"),
+    ("2027-01-06T12:05", "visual", "a large-button mobile phone buzzing on the cafe table, a photo on the screen"),
+    ("2027-01-06T12:05:20", "speech", "Karen: Hiya Dad, it's me. How did it go at the clinic?"),
+    ("2027-01-06T14:40", "visual", "a large-button landline phone ringing on the side table"),
+    ("2027-01-06T14:40:30", "speech", "Debbie: Hello, is that Mr Mallory? It's Debbie at Park Lane Surgery."),
+    ("2027-01-06T16:00", "visual", "phone, calling Brian"),
+    ("2027-01-06T18:33", "visual", "the mobile phone buzzing, the photo of the woman with red hair"),
+    ("2027-01-06T18:33:20", "speech", "Karen: Dad, I can't do Saturday now."),
+]
+
+
+@pytest.fixture()
+def rings(tmp_path):
+    return day_log(tmp_path / "rings.db", RINGS)
+
+
+def test_a_phone_ringing_is_a_call_from_whoever_speaks_first(rings):
+    """Callers name themselves on the line, not on the screen; an alarm buzzing is no call."""
+    at = parse_time_ms("2027-01-06T21:00")
+    assert said(rings, "how many phone calls have I had today", at).startswith("4 times")
+    assert said(rings, "how many times has Karen rung me today", at).startswith("2 times")
+    assert said(rings, "when did the doctors ring", at).startswith("Your last call from the doctors: today at 14:40")
+    listed = said(rings, "who phoned this afternoon", at)
+    assert "Debbie" in listed and "Karen" in listed and "06:30" not in listed
