@@ -127,6 +127,9 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     events = events[events.index(came):]  # 'starting dinner for Irene' before the doorbell is no visit yet
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
     told = " ".join(w if w in _ARTICLES | _JOINS else w.capitalize() for w in name.split())
+    seen = [p.split() for p in who]
+    if not any(e.modality == "visual" and any(_names(terms.words(e.content), n) for n in seen) for e in events):
+        told = f"It seems {told}"  # heard in the room, the door seen unnamed: an inference, said as one
     told = told[:1].upper() + told[1:]
     if plan.relation == "leave":
         when = stamp(went.start_ms, went.source_id)

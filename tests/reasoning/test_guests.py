@@ -88,10 +88,10 @@ def unnamed(tmp_path):
 
 def test_a_visitor_the_camera_cannot_name_is_heard_in_the_room(unnamed):
     """Their words name them; the door seen just before is their arrival, the door seen just after their going
-    ('the ring road' in their own words is no call)."""
+    ('the ring road' in their own words is no call); no frame names them, so it is said as a reading."""
     at = parse_time_ms("2027-01-06T20:00")
-    assert said(unnamed, "when did joy get here", at).startswith("Joy came today at 08:31")
-    assert said(unnamed, "what time did joy go", at).startswith("Joy left today at 09:16")
+    assert said(unnamed, "when did joy get here", at).startswith("It seems Joy came today at 08:31")
+    assert said(unnamed, "what time did joy go", at).startswith("It seems Joy left today at 09:16")
 
 
 def test_words_after_a_phone_buzzing_are_a_call_not_a_visit(unnamed):
