@@ -42,8 +42,11 @@ class Hit:
 
 
 def units(scope: Scope) -> list[tuple[int | None, int | None, int | None]]:
-    """(since, until, source_id) pieces that together make up the scope."""
-    spans: list[tuple[int | None, int | None]] = list(scope.windows) or [(None, None)]
+    """(since, until, source_id) pieces that together make up the scope: with no window named, the log up to the
+    moment of asking (a question asked `--at` a past moment never reads what came after it; bound videos are read
+    whole)."""
+    spans: list[tuple[int | None, int | None]] = list(scope.windows) or \
+        [(None, None if scope.videos else scope.at_ms + 1)]
     sources: list[int | None] = [v.source_id for v in scope.videos] or [None]
     return [(lo, hi, src) for lo, hi in spans for src in sources]
 

@@ -223,3 +223,18 @@ def test_a_time_the_cited_event_does_not_have_gives_way_to_the_event(store):
     right = wrong.replace("10:00 AM", "15:00 on Thursday")
     assert asker.ask(store, ScriptedModel(right), req).text == "You put them in the red drawer at 15:00 on Thursday."
     assert asker.times_agree("You took it at 3.00 pm.", asker.ask(store, ScriptedModel(right), req).citations)
+
+
+def test_a_question_asked_at_a_past_moment_reads_nothing_after_it(tmp_path):
+    """`--at` is the moment of asking: the log after it does not exist yet for the answer or its sources."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "log.db", [
+        ("2026-12-04T09:00", "text", "a sticker on the back of the router box in the hall: wifi password BLUE42"),
+        ("2026-12-04T15:00", "text", "wifi password: RED77"),
+    ])
+    early = said(store, "what's the wifi password", parse_time_ms("2026-12-04T12:00"))
+    assert "BLUE42" in early and "RED77" not in early
+    assert "RED77" in said(store, "what's the wifi password", parse_time_ms("2026-12-04T18:00"))
