@@ -128,7 +128,7 @@ def _shown(asked: Asked, lo: int, hi: int, end: Event | None) -> tuple[str, Even
         left = next((e for e in reversed(around) if e.start_ms < hi - 60_000 and (visits.leaves(e) or visits.arrives(e))),
                     None)  # the trip began on leaving somewhere, or after arriving at the place before
         around = [e for e in around if left is None or e.start_ms >= left.start_ms]
-    seen = [(way, e) for e in around for way in ways_in(e.content)[:1]]
+    seen = [(way, e) for e in around if not _message(e) for way in ways_in(e.content)[:1]]
     if not seen:
         return None
     ridden = [(way, e) for way, e in seen if way != WALKING]
@@ -158,6 +158,12 @@ def _arranged(asked: Asked, ev: Event) -> list[str]:
 
 _WEARER = frozenset({"Me", "I", "Myself"})
 """How a transcript may label the wearer's own words."""
+
+
+def _message(ev: Event) -> bool:
+    """Whether a line is a message read ('Tasha: still ok for me to run you to the garage at 3?'): it may offer a
+    trip; it shows none (a sign or a bus's card reader read on the way does)."""
+    return ev.modality in ("text", "note") and bool(_speaker(ev.content))
 
 
 LIFT = "with a lift"

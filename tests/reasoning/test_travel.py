@@ -77,3 +77,15 @@ def test_ways_are_read_in_precedence_order():
     assert travel.ways_in("a lift door opening with a ping") == []
     assert travel.destination("home from the garage") == ("", "garage")
     assert travel.destination("at the crown") == ("crown", "")
+
+
+def test_a_message_offering_a_lift_is_no_trip(tmp_path):
+    store = day_log(tmp_path / "msg.db", [
+        ("2026-12-15T12:00", "visual", "arriving at Greenfingers Garden Centre, rows of poinsettias"),
+        ("2026-12-15T12:50", "visual", "leaving Greenfingers Garden Centre"),
+        ("2026-12-15T12:55", "text", "Tasha: still ok for me to run you to the garage at 3?"),
+        ("2026-12-15T12:58", "visual", "cycling down Weir Street in drizzle"),
+        ("2026-12-15T13:10", "visual", "letting myself in at the front door of the house"),
+    ])
+    answer = said(store, "how did I get home from the garden centre?", parse_time_ms("2026-12-15T20:00"))
+    assert answer.startswith("By bike: today at 12:58")
