@@ -267,6 +267,9 @@ RULES: tuple[Rule, ...] = (
     _rule("travel", r"^(?:did|do|have|had) (?:i|we) (.+?) or (.+?) ((?:to|home|into|back|there)\b.*?)", _way_or_way),
     _rule("count", rf"^(?:how many times|how often) (?:did|has|had|have|does) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
           lambda groups, scope: QuestionPlan("count", f"phone calls from {groups[0]}")),
+    _rule("count", rf"^how many ((?:phone |missed )?(?:texts|messages|emails|e-mails|calls)) (?:did|has|have|had) {_PERSON} "
+                   r"(?:sent|send|made|make|left|leave|given|give)(?: me| us)?",
+          lambda groups, scope: QuestionPlan("count", f"{groups[0]} from {groups[1]}")),
     _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
           lambda groups, scope: QuestionPlan("last", f"call from {groups[0]}")),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "

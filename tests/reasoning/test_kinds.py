@@ -89,3 +89,15 @@ def test_a_phone_ringing_is_a_call_from_whoever_speaks_first(rings):
     assert said(rings, "when did the doctors ring", at).startswith("Your last call from the doctors: today at 14:40")
     listed = said(rings, "who phoned this afternoon", at)
     assert "Debbie" in listed and "Karen" in listed and "06:30" not in listed
+
+
+def test_a_line_read_on_a_screen_that_opens_with_a_name_is_a_message_from_them(tmp_path):
+    store = day_log(tmp_path / "texts.db", [
+        ("2026-12-14T08:29", "text", "Tasha: morning!! any chance you could lend me £20 till tomorrow?"),
+        ("2026-12-14T13:38", "text", "Sam: can you grab dog food on your way home?"),
+        ("2026-12-14T14:00", "text", "bus shelter timetable: Route 14 every 20 min"),
+        ("2026-12-14T19:25", "speech", "Tasha: thank you so much for the twenty"),
+    ])
+    at = parse_time_ms("2026-12-14T21:00")
+    assert said(store, "how many texts did Tasha send me today", at).startswith("1 time")
+    assert said(store, "how many messages have I had today", at).startswith("2 times")
