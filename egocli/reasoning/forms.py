@@ -270,6 +270,11 @@ RULES: tuple[Rule, ...] = (
     _rule("count", rf"^how many ((?:phone |missed )?(?:texts|messages|emails|e-mails|calls)) (?:did|has|have|had) {_PERSON} "
                    r"(?:sent|send|made|make|left|leave|given|give)(?: me| us)?",
           lambda groups, scope: QuestionPlan("count", f"{groups[0]} from {groups[1]}")),
+    _rule("duration", rf"^(?:for )?how long (?:was|were|did|have|had) (?:i|we) (?:been )?(?:on the phone|talking|speaking|"
+                      rf"chatting|on a call)(?: (?:to|with) {_PERSON})?(?: for)?",
+          lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}" if groups[0] else "calls")),
+    _rule("duration", rf"^(?:for )?how long (?:was|were|did) {_PERSON} (?:on the phone|talk|speak|chat|ring for)(?: for)?",
+          lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}")),
     _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
           lambda groups, scope: QuestionPlan("last", f"call from {groups[0]}")),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "

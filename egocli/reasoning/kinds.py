@@ -49,7 +49,7 @@ def asked(phrase: str) -> Asked | None:
             named = [t.strip("?,.!") for t in tokens[i + 1:]]
             named = [t for t in named if t not in _ARTICLES] or named
             sender = named[0]
-        elif not (sender and word == sender) and word not in _ASKING:
+        elif not (sender and word == sender) and word not in _ASKING and word not in _ARTICLES:
             rest.append(word)
     return Asked(kind, sender) if kind is not None and not rest else None
 
@@ -76,6 +76,21 @@ def caller(store: Store, ev: Event) -> str:
     after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
                                      modalities=("speech",), limit=20))
     return next((who for e in after if (who := speaker(e.content))), "")
+
+
+CALL_GAP_MS = 90_000
+"""A pause in a call's words longer than this ends it (the rest is the room again)."""
+
+
+def conversation(store: Store, ev: Event) -> list[Event]:
+    """A call's line and the words said on it: the speech from its ring on, until a pause of CALL_GAP_MS."""
+    out = [ev]
+    for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + 2 * 3_600_000,
+                                      modalities=("speech",), limit=400)):
+        if e.start_ms - max(o.end_ms for o in out) > CALL_GAP_MS:
+            break
+        out.append(e)
+    return out
 
 
 def _opening(store: Store, ev: Event) -> str:

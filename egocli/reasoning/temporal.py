@@ -267,6 +267,8 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         return _recorded(asked.store, asked.scope, phrase, asked.stamp)
     if not found:
         return nothing(matcher, "duration", phrase, asked.stamp)
+    if (kind := kinds.asked(phrase)) is not None and kind.kind == "call":  # a call lasts while it is talked on
+        return _took([kinds.conversation(asked.store, ev) for ev in found], phrase, asked.stamp, spent)
     if act.verb is None:  # a stay ('at the dentist'): its visit, else its mentions over a while
         visit = visits.stay(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         if visit is not None and visit.end is not None:  # from arriving to leaving: the moments, not the clips

@@ -101,3 +101,9 @@ def test_a_line_read_on_a_screen_that_opens_with_a_name_is_a_message_from_them(t
     at = parse_time_ms("2026-12-14T21:00")
     assert said(store, "how many texts did Tasha send me today", at).startswith("1 time")
     assert said(store, "how many messages have I had today", at).startswith("2 times")
+
+
+def test_a_call_lasts_while_it_is_talked_on(rings):
+    at = parse_time_ms("2027-01-06T21:00")
+    assert said(rings, "how long was I on the phone to Debbie", at).startswith("34 s, from today at 14:40")
+    assert said(rings, "how long was our Karen on the phone tonight", at).startswith("24 s, from today at 18:33")
