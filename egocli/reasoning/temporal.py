@@ -293,10 +293,48 @@ def where(asked: Asked, plan: QuestionPlan) -> Finding:
     phrase = plan.action
     verb_first = terms.gerund(phrase.split()[0]) if phrase else False
     matcher, found = _found(asked, phrase, verb_first)
-    if not found:
-        return nothing(matcher, "where", phrase, asked.stamp)
-    last_ev = _times(matcher, found, phrase, verb_first)[-1][-1]
-    return _where(found, last_ev, phrase, asked.stamp)
+    if found:
+        return _where(found, _times(matcher, found, phrase, verb_first)[-1][-1], phrase, asked.stamp)
+    none = nothing(matcher, "where", phrase, asked.stamp)
+    for loose in _looser(phrase):  # 'irene's flowers' is seen as 'flowers'
+        looser, found = _found(asked, loose, verb_first)
+        if found:
+            seen = _where(found, _times(looser, found, loose, verb_first)[-1][-1], loose, asked.stamp)
+            close = [e for e in none.events if e.id not in {s.id for s in seen.events}]
+            also = f" The closest to all of it, {asked.stamp(close[0].start_ms, close[0].source_id)}: " \
+                f"{close[0].content.rstrip('. ')}." if close else ""
+            return replace(seen, text=f"I can't see \"{phrase}\" as such. The nearest, {voice.thing(loose)}: "
+                           f"{seen.text}{also}", events=(*seen.events, *close[:1]),
+                           facts=f"nothing names {phrase}; for {loose}: {seen.facts}", found=False)
+    return none
+
+
+def _looser(phrase: str) -> list[str]:
+    """The thing of a phrase named more loosely, in order: cut at the first word that starts a clause or a place
+    ('keys when I got in', 'card with the date on' -> 'keys', 'card'), then without the words before its last
+    ('irene's new flowers' -> 'new flowers', 'flowers'), then without the words after its first ('cash mrs okafor
+    gave me' -> 'cash'): a thing the log names without whose it is or which one."""
+    said = voice.thing(phrase).split()
+    cut = next((i for i, w in enumerate(said) if i and w in _CLAUSE), len(said))
+    said = said[:cut]
+    tails = [said[i:] for i in range(1, len(said))]
+    heads = [said[:i] for i in range(len(said) - 1, 0, -1)]
+    out = [" ".join(said)] if said and _names_a_thing(said[-1]) else []
+    out += [" ".join(w) for w in [*tails, *heads] if _names_a_thing(w[-1])]
+    return [p for p in dict.fromkeys(out) if p != voice.thing(phrase)]
+
+
+def _names_a_thing(word: str) -> bool:
+    """Whether a word may end a thing's name: no stop word, possessive, verb or word of three letters or fewer."""
+    return len(word) > 2 and word not in terms.STOP and not word.endswith("'s") and not voice.is_verb(word) \
+        and terms.stem(word) not in actions.CLASS and word not in _MODIFIERS
+
+
+_MODIFIERS = frozenset("new old big small little other same last first next spare".split())
+"""Words that say which one, never the thing."""
+_CLAUSE = frozenset("when while after before that which who whose with from on in at into i you me he she they we "
+                    "my your his her our their".split())
+"""Words that start a clause or a place after a thing ('the keys when I got in', 'the card with the date on')."""
 
 
 def _count(groups: list[list[Event]], phrase: str, stamp) -> Finding:

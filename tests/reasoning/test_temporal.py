@@ -210,3 +210,20 @@ def test_every_time_an_answer_gives_is_a_cited_events_time(week):
         ends = {said(max(e.end_ms for e in g)) for g in run}
         ends |= {said(e.end_ms) for e in store.events() if e.content == cited[0].content}
         assert set(given) <= {said(e.start_ms) for e in cited} | ends, (question, ans.text)
+
+
+def test_a_thing_named_more_closely_than_the_log_names_it_is_found_loosely_and_said_so(tmp_path):
+    """'Irene's flowers' are 'flowers' in the log, 'the keys when I got in' are 'keys': the nearest is given as
+    such, never as the thing itself."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "loose.db", [
+        ("2026-12-04T19:05", "visual", "putting the flowers in the glass vase on the sideboard"),
+        ("2026-12-04T13:38", "visual", "hanging the key on the yellow lanyard on the fish hook by the door"),
+    ])
+    at = parse_time_ms("2026-12-04T22:00")
+    answer = said(store, "where did I put Irene's flowers?", at)
+    assert answer.startswith("I can't see \"irene's flowers\" as such. The nearest, flowers:") and "sideboard" in answer
+    assert "fish hook" in said(store, "where did I put my key when I got in", at)
