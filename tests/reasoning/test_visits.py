@@ -118,3 +118,13 @@ def test_a_letter_read_at_home_is_no_visit_to_its_sender(tmp_path):
         ("2026-12-03T10:26", "visual", "leaving Parkway Bank, the cash zipped into the purse"),
     ])
     assert _ask(store, "how long was i in the bank").startswith("16 min")
+
+
+def test_where_was_i_names_the_place_not_the_person_seen_there(tmp_path):
+    store = day_log(tmp_path / "at.db", [
+        ("2026-12-13T09:30", "visual", "St Luke's eye clinic reception on Level 2, checking Dad in at the desk"),
+        ("2026-12-13T09:31", "speech", "Dad: is it always this busy?"),
+        ("2026-12-13T10:15", "visual", "a nurse calling Dad in for a vision test"),
+    ])
+    answer = said(store, "where was I at twenty past ten", parse_time_ms("2026-12-13T20:00"))
+    assert answer.startswith("At St Luke's eye clinic reception")
