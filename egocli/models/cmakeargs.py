@@ -11,6 +11,7 @@ AVX-512, VNNI and BF16 stay, so prompts keep the native build's speed."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 NATIVE = "-DGGML_NATIVE=ON"
@@ -31,11 +32,11 @@ def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     return os.uname().machine
 
 
-def default_cmake_args(environ: dict[str, str] | None = None, flags: str | None = None) -> str:
+def default_cmake_args(environ: Mapping[str, str] | None = None, flags: str | None = None) -> str:
     """$CMAKE_ARGS, else -DGGML_NATIVE=ON, else (a CPU with AMX) its features named one by one, AMX off."""
-    environ = os.environ if environ is None else environ
-    if environ.get("CMAKE_ARGS"):
-        return environ["CMAKE_ARGS"]
+    env: Mapping[str, str] = os.environ if environ is None else environ
+    if env.get("CMAKE_ARGS"):
+        return env["CMAKE_ARGS"]
     have = set((cpu_flags() if flags is None else flags).split())
     if "amx_tile" not in have:
         return NATIVE
