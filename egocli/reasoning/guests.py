@@ -63,7 +63,8 @@ def visit(asked: Asked, who: list[str]) -> list[Event]:
                               limit=SEARCH_LIMIT)
             for ev, _, _ in asked.store.search(person, flt):
                 text = ev.content.lower()
-                if _names(terms.words(text), person.split()) and (_speaker(text) == person or not _remote(text)):
+                own = terms.speaker(ev.content).lower() == person
+                if _names(terms.words(text), person.split()) and (own or not _remote(text)):
                     found[ev.id] = ev  # (a doorbell rings, a phone rings; their own words may say 'the ring road')
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     seen = [s for s in visits.stretches(ordered, GUEST_GAP_MS) if _in_person(asked, s, named)]
@@ -87,18 +88,12 @@ def _in_person(asked: Asked, stretch: list[Event], named: list[list[str]]) -> bo
     seen in the minutes before their first words."""
     if any(e.modality == "visual" for e in stretch):
         return True
-    spoken = next((e for e in stretch if e.modality == "speech" and _speaker(e.content) in
+    spoken = next((e for e in stretch if e.modality == "speech" and " ".join(terms.words(terms.speaker(e.content))) in
                    [" ".join(n) for n in named]), None)
     if spoken is None:
         return False
     flt = EventFilter(since_ms=spoken.start_ms - CALL_BEFORE_MS, until_ms=spoken.start_ms)
     return not any(_remote(e.content.lower()) for e in asked.store.events(flt))
-
-
-def _speaker(content: str) -> str:
-    """Who a transcript line says is speaking ('Joy: Morning!' -> 'joy'), else ''."""
-    head, colon, _ = content.partition(":")
-    return " ".join(terms.words(head)) if colon and 0 < len(head.split()) <= 3 else ""
 
 
 def _around(asked: Asked, lo: int, hi: int, kinds: tuple[str, ...], first: bool) -> Event | None:

@@ -75,7 +75,7 @@ def caller(store: Store, ev: Event) -> str:
         return m.group(1)
     after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
                                      modalities=("speech",), limit=20))
-    return next((who for e in after if (who := speaker(e.content))), "")
+    return next((who for e in after if (who := terms.speaker(e.content))), "")
 
 
 CALL_GAP_MS = 90_000
@@ -101,17 +101,9 @@ def _opening(store: Store, ev: Event) -> str:
     return " ".join([ev.content, *(e.content for e in after)])
 
 
-def speaker(content: str) -> str:
-    """Who a transcript line says is speaking ('Debbie: Hello' -> 'Debbie'; not '(radio) ...'), else ''."""
-    head, colon, _ = content.partition(":")
-    head = head.strip()
-    return head if colon and 0 < len(head.split()) <= 3 and head[:1].isupper() and head.lower() not in _NOT_NAMES \
-        else ""
-
-
 _CALLING = re.compile(r"\bcalling ([A-Z][\w’']+(?: [A-Z][\w’']+)?)")
 _NOT_NAMES = frozenset({"me", "i", "phone", "phone screen", "screen"})
-"""Labels that name no one on a call (the wearer's own words, a phone's screen)."""
+"""Senders that name no one on a call (the wearer, a phone's screen)."""
 
 
 def _is(ev: Event, kind: str) -> bool:

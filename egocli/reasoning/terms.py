@@ -124,3 +124,18 @@ def precision(query: set[str], text_terms: list[str]) -> float:
     if not text_terms:
         return 0.0
     return sum(t in query for t in text_terms) / len(text_terms)
+
+
+def speaker(line: str) -> str:
+    """Who a transcript or message line says is speaking, as written ('Debbie: Hello' -> 'Debbie'), else '': a
+    label of one to three words before a colon, capitalised, that is no sound ('(radio) ...') and not the wearer's
+    own ('Me: ...') or a screen's ('Phone screen: calling Owen')."""
+    head, colon, _ = line.partition(":")
+    head = head.strip()
+    if not colon or not 0 < len(head.split()) <= 3 or not head[:1].isupper() or head.lower() in _NOT_SPEAKERS:
+        return ""
+    return head
+
+
+_NOT_SPEAKERS = frozenset({"me", "i", "myself", "phone", "phone screen", "screen"})
+"""Labels that name no one speaking (the wearer's own words, a phone's screen)."""

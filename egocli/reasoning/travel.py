@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import visits
+from egocli.reasoning import terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.store import Event
@@ -139,10 +139,10 @@ def _shown(asked: Asked, lo: int, hi: int, end: Event | None) -> tuple[str, Even
 def _drivers(asked: Asked, ev: Event, trip: list[Event]) -> list[str]:
     """Who gave the lift: whoever says the line that shows it ('Owen: I'll pick you up'), else who speaks on the
     trip after it, else who offered one before it."""
-    said = _speaker(ev.content)
-    if said and said not in _WEARER:
+    said = terms.speaker(ev.content)
+    if said:
         return [said]
-    on_it = [who for e in trip if e.start_ms > ev.start_ms and (who := _speaker(e.content)) and who not in _WEARER]
+    on_it = [who for e in trip if e.start_ms > ev.start_ms and (who := terms.speaker(e.content))]
     if on_it:
         return list(dict.fromkeys(on_it))
     return _arranged(asked, ev)
@@ -152,26 +152,17 @@ def _arranged(asked: Asked, ev: Event) -> list[str]:
     """Who offered a lift in the hours before one was seen ('Owen: I'll pick you up at one'), else nobody."""
     lo = ev.start_ms - ARRANGED_MS
     offers = [who for e in store_windows.overlapping(asked.store, lo, ev.start_ms, None, 2000)
-              if LIFT in ways_in(e.content) and (who := _speaker(e.content)) and who not in _WEARER]
+              if LIFT in ways_in(e.content) and (who := terms.speaker(e.content))]
     return offers[-1:]
 
 
-_WEARER = frozenset({"Me", "I", "Myself"})
-"""How a transcript may label the wearer's own words."""
 
 
 def _message(ev: Event) -> bool:
     """Whether a line is a message read ('Tasha: still ok for me to run you to the garage at 3?'): it may offer a
     trip; it shows none (a sign or a bus's card reader read on the way does)."""
-    return ev.modality in ("text", "note") and bool(_speaker(ev.content))
+    return ev.modality in ("text", "note") and bool(terms.speaker(ev.content))
 
 
 LIFT = "with a lift"
 """The way that is someone else driving: who spoke on the trip is said with it."""
-
-
-def _speaker(content: str) -> str:
-    """Who a transcript line says is speaking ('Owen: I'll pick you up' -> 'Owen'), else ''."""
-    head, colon, _ = content.partition(":")
-    head = head.strip()
-    return head if colon and 0 < len(head.split()) <= 2 and head[:1].isupper() and not head.startswith("(") else ""

@@ -268,7 +268,7 @@ def place_at(store: Store, at_ms: int) -> Event | None:
     no one's, or an arrival) with no departure between it and the moment, else None. Whoever speaks in the log
     around then is a person, not a place ('Ellie scoring' names no place; 'Hollins Park' does)."""
     around = store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + PLACE_REACH_MS, None, 4000)
-    people = {w for e in around if e.modality == "speech" for w in _speaker_words(e.content)}
+    people = {w for e in around if e.modality == "speech" for w in words(terms.speaker(e.content))}
     before = [e for e in around if e.modality == "visual" and e.start_ms <= at_ms]
     for ev in reversed(before):
         if leaves(ev):
@@ -276,9 +276,3 @@ def place_at(store: Store, at_ms: int) -> Event | None:
         if arrives(ev) or any(not set(words(n)) <= people for n in names(ev.content)):
             return ev
     return None
-
-
-def _speaker_words(line: str) -> set[str]:
-    """The words of who a transcript line says is speaking ('Ellie: Dad!' -> {'ellie'}), else none."""
-    head, colon, _ = line.partition(":")
-    return set(words(head)) if colon and 0 < len(head.split()) <= 3 and head[:1].isupper() else set()
