@@ -64,18 +64,21 @@ ANSWERED_MS = 2 * 60_000
 """A call's first words come this soon after its ring: who speaks first is who called (or was called)."""
 
 
-def caller(store: Store, ev: Event) -> str:
+def caller(store: Store, ev: Event, answered: list[Event] | None = None) -> str:
     """Who a call is with: the name its line gives ('incoming call from Helen', 'calling Owen'), else whoever
     speaks first in the ANSWERED_MS after it ('Debbie: Hello, is that Mr Mallory?'), else ''."""
     named = sender(ev, "call")
-    if named and named.lower() not in _NOT_NAMES:
+    if named and named.lower() not in terms.NOT_SPEAKERS:
         return named
-    m = _CALLING.search(ev.content)
-    if m:
-        return m.group(1)
-    after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
-                                     modalities=("speech",), limit=20))
-    return next((who for e in after if (who := terms.speaker(e.content))), "")
+    return next((who for e in (answered if answered is not None else _answered(store, ev))
+                 if (who := terms.speaker(e.content))), "")
+
+
+def _answered(store: Store, ev: Event) -> list[Event]:
+    """The words said in the ANSWERED_MS after a call's line: where whoever is on it names themselves ('it's
+    Debbie at Park Lane Surgery')."""
+    return list(store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
+                                         modalities=("speech",), limit=20)))
 
 
 CALL_GAP_MS = 90_000
@@ -91,19 +94,6 @@ def conversation(store: Store, ev: Event) -> list[Event]:
             break
         out.append(e)
     return out
-
-
-def _opening(store: Store, ev: Event) -> str:
-    """A call's line and the first words said on it: where whoever is on it names themselves ('it's Debbie at
-    Park Lane Surgery')."""
-    after = store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + ANSWERED_MS,
-                                     modalities=("speech",), limit=2))
-    return " ".join([ev.content, *(e.content for e in after)])
-
-
-_CALLING = re.compile(r"\bcalling ([A-Z][\w’']+(?: [A-Z][\w’']+)?)")
-_NOT_NAMES = frozenset({"me", "i", "phone", "phone screen", "screen"})
-"""Senders that name no one on a call (the wearer, a phone's screen)."""
 
 
 def _is(ev: Event, kind: str) -> bool:
@@ -133,7 +123,8 @@ def _is_from(store: Store, ev: Event, want: Asked) -> bool:
     Surgery')."""
     if want.kind != "call":
         return want.sender in words(sender(ev, want.kind))
-    said = f"{caller(store, ev)} {_opening(store, ev)}"
+    answered = _answered(store, ev)
+    said = " ".join([caller(store, ev, answered), ev.content, *(e.content for e in answered[:2])])
     return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))
 
 

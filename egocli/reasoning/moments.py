@@ -97,19 +97,20 @@ def gap(asked: Asked, plan: QuestionPlan) -> Finding:
 def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """'What did I buy?', 'what was the last thing I cut?', 'which emails came in?'."""
     of_kind = kinds.events(asked.store, asked.scope, plan.action)
-    if of_kind:
+    want = kinds.asked(plan.action)
+    if of_kind and want is not None:
         shown = of_kind[-SHOWN:]
-        lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {_with_caller(asked, e, plan.action)}"
+        calls = want.kind == "call"
+        lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {_with_caller(asked, e) if calls else e.content}"
                           for e in shown)
         more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
         return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
     return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
 
 
-def _with_caller(asked: Asked, ev: Event, phrase: str) -> str:
+def _with_caller(asked: Asked, ev: Event) -> str:
     """A call's line with who was on it when the line does not say ('Marie, the landline phone ringing')."""
-    want = kinds.asked(phrase)
-    who = kinds.caller(asked.store, ev) if want is not None and want.kind == "call" else ""
+    who = kinds.caller(asked.store, ev)
     return f"{who}, {ev.content}" if who and who.lower() not in ev.content.lower() else ev.content
 
 

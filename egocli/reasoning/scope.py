@@ -353,10 +353,8 @@ def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
     with no days named, of the latest day on which that part has begun (`latest_only`: 'did I take my evening
     tablet?') or of each of the last PART_DAYS days ('when did I last take my evening tablet?')."""
     at = local(scope.at_ms)
-    bounded = scope.windows and all(hi - lo <= 8 * 86_400_000 for lo, hi in scope.windows)
-    if bounded:
-        days = {local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)}
-        spans = [_span(datetime(d.year, d.month, d.day).astimezone(), part) for d in sorted(days)]
+    if (days := named_days(scope)) is not None:
+        spans = [_span(d, part) for d in days]
         inside = [(max(a, lo), min(b, hi)) for a, b in spans for lo, hi in scope.windows if max(a, lo) < min(b, hi)]
         label = f"{scope.label}, {part}"
     else:
@@ -367,16 +365,22 @@ def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
     return replace(scope, windows=tuple(inside) or scope.windows, label=label)
 
 
+def named_days(scope: Scope) -> list[datetime] | None:
+    """The local midnights of the days a scope's windows touch, in order; None when it names no days (no window,
+    or one longer than a week)."""
+    if not scope.windows or any(hi - lo > 8 * 86_400_000 for lo, hi in scope.windows):
+        return None
+    days = sorted({local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)})
+    return [datetime(d.year, d.month, d.day).astimezone() for d in days]
+
+
 def hours_of_days(scope: Scope, hours: tuple[int, int], days_back: int = 7) -> list[tuple[int, int]]:
     """Those hours of every day the scope's windows touch, not clipped to the windows ('my tea last night' is the
     evening meal of yesterday, whatever hours 'last night' names); with no days named, of each of the last
     `days_back` days on which they have begun; none after the moment of asking."""
-    at = local(scope.at_ms)
-    if scope.windows and all(hi - lo <= 8 * 86_400_000 for lo, hi in scope.windows):
-        days = sorted({local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)})
-        starts = [datetime(d.year, d.month, d.day).astimezone() for d in days]
-    else:
-        starts = [_day(at, k) for k in range(days_back)]
+    starts = named_days(scope)
+    if starts is None:
+        starts = [_day(local(scope.at_ms), k) for k in range(days_back)]
     spans = [(to_ms(d + timedelta(hours=hours[0])), to_ms(d + timedelta(hours=hours[1]))) for d in starts]
     return sorted((lo, min(hi, scope.at_ms + 1)) for lo, hi in spans if lo <= scope.at_ms)
 

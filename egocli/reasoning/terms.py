@@ -132,10 +132,10 @@ def speaker(line: str) -> str:
     own ('Me: ...') or a screen's ('Phone screen: calling Owen')."""
     head, colon, _ = line.partition(":")
     head = head.strip()
-    if not colon or not 0 < len(head.split()) <= 3 or not head[:1].isupper() or head.lower() in _NOT_SPEAKERS:
+    if not colon or not 0 < len(head.split()) <= 3 or not head[:1].isupper() or head.lower() in NOT_SPEAKERS:
         return ""
     return head
 
 
-_NOT_SPEAKERS = frozenset({"me", "i", "myself", "phone", "phone screen", "screen"})
-"""Labels that name no one speaking (the wearer's own words, a phone's screen)."""
+NOT_SPEAKERS = frozenset({"me", "i", "myself", "phone", "phone screen", "screen"})
+"""Labels and senders that name no one speaking (the wearer's own words, a phone's screen)."""

@@ -68,7 +68,8 @@ def trip(asked: Asked, plan: QuestionPlan) -> Finding:
     trips = _trips(asked, matcher, place, origin)
     if not trips:
         return nothing(matcher, "travel", plan.action.strip(), asked.stamp)
-    stamp, told = asked.stamp, re.sub(r"^(?:at|into|in) ", "to ", plan.action.strip())
+    first, _, rest = plan.action.strip().partition(" ")
+    stamp, told = asked.stamp, f"to {rest}" if first in ("at", "into", "in") and rest else plan.action.strip()
     for lo, hi, end in reversed(trips):
         shown = _shown(asked, lo, hi, end)
         if shown is None:
