@@ -38,8 +38,14 @@ def scope_of(store: Store, req: AskRequest) -> Scope:
         raise InputError("the event log is empty: import or ingest something first")
     if req.baseline is not None and req.baseline not in BASELINES:
         raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
-    return parse_scope(req.question, req.at_ms if req.at_ms is not None else now_ms(), list(req.choices),
+    return parse_scope(req.question, req.at_ms if req.at_ms is not None else asked_now(store), list(req.choices),
                        bind_videos(store, req.videos), req.since_ms, req.until_ms)
+
+
+def asked_now(store: Store) -> int:
+    """The moment a question with no --at is asked from: now, or the log's newest event when the log's clock runs
+    ahead (an import anchored at a file's time, a camera set fast): what is recorded has happened."""
+    return max(now_ms(), store.last_start_ms() or 0)
 
 
 def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | None = None,

@@ -342,6 +342,10 @@ class Store:
         whole table); 0 for an empty log."""
         return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
 
+    def last_start_ms(self) -> int | None:
+        """When the newest event began (by the start index: instant); None for an empty log."""
+        return self.conn.execute("SELECT max(start_ms) FROM events").fetchone()[0]
+
     def count(self, flt: EventFilter = EventFilter()) -> int:
         """How many events match a filter."""
         where, params = flt.where()

@@ -238,3 +238,18 @@ def test_a_question_asked_at_a_past_moment_reads_nothing_after_it(tmp_path):
     early = said(store, "what's the wifi password", parse_time_ms("2026-12-04T12:00"))
     assert "BLUE42" in early and "RED77" not in early
     assert "RED77" in said(store, "what's the wifi password", parse_time_ms("2026-12-04T18:00"))
+
+
+def test_a_log_whose_clock_runs_ahead_is_read_whole_when_no_moment_is_given(tmp_path):
+    """An import anchored at a fresh checkout's file time lies hours 'in the future': with no --at, what is
+    recorded has happened, so the question is asked from the newest event, not from the wall clock."""
+    from egocli.core.timeutil import now_ms
+
+    from .conftest import day_log
+
+    ahead = now_ms() + 3 * 3_600_000
+    store = day_log(tmp_path / "log.db", [
+        (format_local(ahead).replace(" ", "T"), "speech", "Tom: did you see the message from your daughter?"),
+    ])
+    req = asker.AskRequest("What did Tom ask me?", hcc=False, llm=False)
+    assert "daughter" in asker.answer(None, asker.assemble(store, req, None), req).text
