@@ -14,9 +14,14 @@ from egocli.reasoning.scope import Scope
 from egocli.store import Event, EventFilter, Store
 
 _KINDS = lexicon().kinds.get("content", {})
-_NOUNS = {noun: kind for kind, spec in _KINDS.items() for noun in spec["nouns"].split()}
+_NOUNS = {noun: kind for kind, spec in _KINDS.items() for noun in (spec["nouns"] + " " + spec.get("acts", "")).split()}
+ACTS = frozenset(act for spec in _KINDS.values() for act in spec.get("acts", "").split())
+"""Verbs that ask for a kind's events as something done ('pay by card'), where its nouns name them as things."""
 _SENDERS = {kind: re.compile(spec["sender"]) for kind, spec in _KINDS.items()}
 _MARKS = {kind: re.compile("|".join(spec["marks"])) for kind, spec in _KINDS.items()}
+_WAYS = {kind: {way: re.compile(p) for way, p in spec.get("ways", {}).items()} for kind, spec in _KINDS.items()}
+_OBJECTS = {kind: frozenset(spec.get("objects", "").split()) for kind, spec in _KINDS.items()}
+_GAPS = {kind: int(spec.get("gap_s", 0)) * 1000 for kind, spec in _KINDS.items()}
 _ASKING = frozenset(lexicon().kinds["asking"].split())
 _ARTICLES = frozenset({"the", "my", "our", "a", "an", "your"})
 """Words beside a kind's noun that ask for its events and name nothing more ('read emails', 'emails came in')."""
@@ -32,26 +37,46 @@ class Asked:
     """The kind ('email')."""
     sender: str = ""
     """Whose, in lower case ('helen'), or ''."""
+    way: str = ""
+    """How it was done, one of the kind's `ways` ('cash' in 'pay cash'), or ''."""
+    about: tuple[str, ...] = ()
+    """What for or where, after one of the kind's `objects` words ('van' in 'pay for the van'), or ()."""
+
+
+_PERSONAL = frozenset("me us you him her them back".split())
+"""Words that make a phrase of a kind about people ('paid me back'), which the kind's events do not tell."""
 
 
 def asked(phrase: str) -> Asked | None:
-    """The kind a phrase asks for ('read emails', "helen's email", 'email from ravi'), else None: a phrase
-    with words beyond the kind, a sender and asking words is about content ('email about the budget')."""
-    tokens = phrase.lower().replace("\u2019", "'").split()
-    kind, sender, rest = None, "", []
-    for i, token in enumerate(tokens):
-        word = token.strip("?,.!")
-        if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1].strip("?,.!") in _NOUNS:
+    """The kind a phrase asks for ('read emails', "helen's email", 'email from ravi', 'pay by card', 'pay for
+    the van'), else None: a phrase with words beyond the kind, a sender, a way, asking words and what follows
+    one of the kind's `objects` words is about content ('email about the budget')."""
+    tokens = [t.strip("?,.!") for t in phrase.lower().replace("\u2019", "'").split()]
+    at = next((i for i, t in enumerate(tokens) if t in _NOUNS), None)
+    if at is None:
+        return None
+    kind = _NOUNS[tokens[at]]
+    ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
+    sender, way, rest, about, objected = "", "", [], [], False
+    for i, word in enumerate(tokens):
+        if i == at:
+            continue
+        if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
-        elif word in _NOUNS and kind is None:
-            kind = _NOUNS[word]
         elif word == "from" and i + 1 < len(tokens):
-            named = [t.strip("?,.!") for t in tokens[i + 1:]]
+            named = tokens[i + 1:]
             named = [t for t in named if t not in _ARTICLES] or named
             sender = named[0]
+        elif word in ways:
+            way = word
+        elif objects and (objected or word in objects or (i == at + 1 and word in _ARTICLES)):
+            objected = True  # 'for the van', 'at hallam's'; 'the water bill' right after the verb
+            about += [] if word in objects or word in _ARTICLES or word in _ASKING else [word]
         elif not (sender and word == sender) and word not in _ASKING and word not in _ARTICLES:
             rest.append(word)
-    return Asked(kind, sender) if kind is not None and not rest else None
+    if rest or _PERSONAL & set(about):
+        return None
+    return Asked(kind, sender, way, tuple(about))
 
 
 def sender(ev: Event, kind: str) -> str:
@@ -114,7 +139,36 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
                                            limit=LIMIT)):
             if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)):
                 found[ev.id] = ev
-    return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+    ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+    return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered
+
+
+AROUND_MS = 5 * 60_000
+"""What an occasion of a kind is for may be said this long before or after its lines ('the van key handed over')."""
+
+
+def _occasions(store: Store, found: list[Event], want: Asked) -> list[Event]:
+    """Lines of a kind within its gap of each other as one occasion (a total read, a card tapped, 'APPROVED'),
+    kept when done the way asked and about what was asked, each told by one line: the act seen or noted, else the
+    machine's word, else its last line."""
+    groups: list[list[Event]] = []
+    for ev in found:
+        if groups and ev.start_ms - groups[-1][-1].start_ms <= _GAPS[want.kind]:
+            groups[-1].append(ev)
+        else:
+            groups.append([ev])
+    if want.way:
+        groups = [g for g in groups if any(_WAYS[want.kind][want.way].search(e.content) for e in g)]
+    if want.about:
+        wanted = set(terms.terms(" ".join(want.about)))
+        groups = [g for g in groups if wanted <= set(terms.terms(" ".join(e.content for e in _around(store, g))))]
+    return [min(g, key=lambda e: (e.modality not in ("visual", "note"), "approved" not in e.content.lower(),
+                                  -e.start_ms)) for g in groups]
+
+
+def _around(store: Store, group: list[Event]) -> list[Event]:
+    return list(store.events(EventFilter(since_ms=group[0].start_ms - AROUND_MS,
+                                         until_ms=group[-1].end_ms + AROUND_MS, limit=200)))
 
 
 def _is_from(store: Store, ev: Event, want: Asked) -> bool:

@@ -106,7 +106,7 @@ def did(edge: str, phrase: str, when: str, content: str) -> str:
     """'You last took your tablet yesterday at 09:00: Lisinopril tablet with water.' (for an act); 'Your first
     note: today at 08:10: ...' (for a thing)."""
     first = phrase.split()[0].lower()
-    if kinds.asked(phrase) is not None:  # 'call from the doctors', 'email from Helen': a thing of a kind
+    if kinds.asked(phrase) is not None and first not in kinds.ACTS:  # 'call from the doctors': a thing of a kind
         return sentence(f"Your {edge} {you(phrase).removeprefix('your ')}: {when}: {content}")
     if (split := subject(phrase)) is not None:  # 'Dad phoned': Dad last phoned ...
         who, act = split

@@ -344,7 +344,8 @@ class Store:
 
     def last_start_ms(self) -> int | None:
         """When the newest event began (by the start index: instant); None for an empty log."""
-        return self.conn.execute("SELECT max(start_ms) FROM events").fetchone()[0]
+        last: int | None = self.conn.execute("SELECT max(start_ms) FROM events").fetchone()[0]
+        return last
 
     def count(self, flt: EventFilter = EventFilter()) -> int:
         """How many events match a filter."""

@@ -107,3 +107,29 @@ def test_a_call_lasts_while_it_is_talked_on(rings):
     at = parse_time_ms("2027-01-06T21:00")
     assert said(rings, "how long was I on the phone to Debbie", at).startswith("34 s, from today at 14:40")
     assert said(rings, "how long was our Karen on the phone tonight", at).startswith("24 s, from today at 18:33")
+
+
+def test_payments_are_counted_once_each_by_how_and_what_for(tmp_path):
+    """A till's total, a card tapped and the machine's 'APPROVED' a minute apart are one payment; a bill to pay,
+    a price on a board, money received and a transfer to a friend are none."""
+    store = day_log(tmp_path / "pay.db", [
+        ("2026-12-14T08:05", "text", "letter — Northgate Energy — Amount due: £84.60 — Please pay by 20 January"),
+        ("2026-12-14T08:22", "text", "ticket machine — Route 14 — Adult single £2.00 — contactless — APPROVED"),
+        ("2026-12-14T08:32", "text", "Banking app — Payment sent — £20.00 to Natasha Reid — ref: petrol"),
+        ("2026-12-14T10:39", "visual", "paying six pounds twenty in cash at Hallam's"),
+        ("2026-12-14T11:28", "visual", "giving the taxi driver a ten pound note and telling him to keep the change"),
+        ("2026-12-14T15:17", "speech", "Dean: All done, the van's ready. That's three hundred and twelve forty."),
+        ("2026-12-14T15:19", "text", "invoice — Hillside Motors — MOT test 54.85 — brake pads 257.55 — TOTAL £312.40"),
+        ("2026-12-14T15:21", "visual", "tapping a bank card on the card machine on the counter"),
+        ("2026-12-14T15:21:30", "text", "card machine — HILLSIDE MOTORS — £312.40 — APPROVED"),
+        ("2026-12-14T19:18", "text", "chalkboard — QUIZ NIGHT every Monday 7.30 — £2 a head"),
+        ("2026-12-14T19:30", "text", "Banking app — You've received £20.00 from N REID — ref: ta x"),
+    ])
+    at = parse_time_ms("2026-12-14T21:00")
+    assert kinds.asked("pay by card") == kinds.Asked("payment", way="card")
+    assert kinds.asked("pay for the van") == kinds.Asked("payment", about=("van",))
+    assert kinds.asked("paid me back") is None and kinds.asked("pay kieran back") is None
+    assert said(store, "how many times did I pay for something today", at).startswith("4 times")
+    assert said(store, "how many times did i pay cash today", at).startswith("2 times (today at 10:39, today at 11:28)")
+    assert said(store, "how many times did I pay by card", at).startswith("2 times (today at 08:22, today at 15:21)")
+    assert said(store, "what time did I pay for the van", at).startswith("You last paid for the van today at 15:21")
