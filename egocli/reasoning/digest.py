@@ -12,10 +12,10 @@ from datetime import timedelta
 
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import terms, visits
+from egocli.reasoning import actions, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
-from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
+from egocli.reasoning.temporal import SENSED_ACTS, Finding, Matcher, nothing, occurrences
 from egocli.store import Event
 from egocli.store import summaries as sql
 from egocli.store import windows as store_windows
@@ -101,7 +101,9 @@ def _says(ev: Event, known: set[str], seen: dict[str, int]) -> float:
     fresh = len(own - known)
     repeated = seen.get(ev.content.strip().lower(), 1)
     named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
-    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) / repeated
+    done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS)  # what was done, not only seen or said
+    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
+        / repeated
 
 
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:
