@@ -68,7 +68,7 @@ class Days:
 
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
-                                  Days("flatshare"))}
+                                  Days("flatshare"), Days("market"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -77,7 +77,11 @@ Monday and Tuesday (Mon 14, Tue 15 Dec 2026: a bus, a bike and lifts, a client's
 tablet), written the same way by another helper who never read egocli's code or answers; flatshare: a claims
 handler with ADHD in a shared flat (Fri 15, Sat 16 Jan 2027: working from home then the office by tram, a late
 dose, a physio, keys, badge and charger moved about, a bill split three ways, a plan moved twice, a football
-match), written the same way by a helper who never read egocli's code or answers."""
+match), written the same way by a helper who never read egocli's code or answers; market: a fruit-and-vegetable
+stallholder of 58 with type 2 diabetes and early hearing loss who cares for his wife, a wheelchair user (Wed 3, Thu 4
+Mar 2027: the wholesale market, the stall, the practice nurse, a float bag, van keys, reading glasses and a hearing
+aid case put down and found, her hospital appointment by taxi and bus, the van's MOT, money lent and part paid back,
+a grandson's visit moved twice), written the same way by a helper who never read egocli's code or answers."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
