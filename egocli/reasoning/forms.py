@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, guests, kinds, meals, moments, said, sequence, temporal, travel
+from egocli.reasoning import digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -79,6 +79,9 @@ FORMS: tuple[Form, ...] = (
          said.said, "What did {action} say about {other}?", live=False, phrased=False),
     Form("guest", "when someone else came or left, or how long they stayed (action: who; relation: arrive, leave "
          "or stay)", ("action", "relation"), guests.guest, "When did {action} {relation}?"),
+    Form("money", "whether, when or how much someone paid the user (relation: in; 'in:cash' for paid in cash) or "
+         "the user paid them (relation: out); action: who", ("action", "relation"), money.between,
+         "Has {action} paid me?"),
     Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
          "How did I get {action}?"),
     Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),
@@ -257,6 +260,13 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
+    _rule("money", rf"^(?:has|have|did) {money.WHO} {money.PAY}{money.PAID_ME}(?: (?:in|by|with) (cash|card))?", money.plan("in")),
+    _rule("money", rf"^(?:have|has|did) i (?:been |got |get )?(?:paid|pay) (?:by|from) {money.WHO}", money.plan("in")),
+    _rule("money", rf"^(?:when|what time|at what time) did {money.WHO} {money.PAY}{money.PAID_ME}", money.plan("in")),
+    _rule("money", rf"^(?:when|what time|at what time) did {money.WHO}'s (?:money|payment|transfer) (?:come in|come "
+                   r"through|arrive|land|go in)", money.plan("in")),
+    _rule("money", rf"^how much (?:money )?did {money.WHO} {money.PAY}(?: me| us)", money.plan("in")),
+    _rule("money", rf"^(?:have|has|did) i {money.PAY} {money.WHO} back(?: the \w+| (?:the |my )?money)?", money.plan("out")),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),
     _rule("meal", rf"^what (?:was|is|were) (?:in )?(?:my|our|the|for) ({_MEALS})"),

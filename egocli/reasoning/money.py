@@ -1,0 +1,123 @@
+"""Money between the wearer and someone else: 'has Tasha paid me back?', 'when did Mr Lindqvist's money come
+in?', 'how much did Mrs Okafor pay me?', 'did she pay me in cash?', 'have I paid Owen back?'.
+
+A transfer is a line that names the person and says money moved: a bank app's 'You've received £240.00 from A
+LINDQVIST' or 'Payment sent — £20.00 to Natasha Reid'; the person's own words or message handing it over ('Mrs
+Okafor: There's eighty-five in there', 'Tasha: just sent your £20 back'); a narration or a note of the wearer's
+('handing it to Kieran', 'lent Kieran £20'). What is only promised ('I'll pay you back tomorrow'), asked for
+('could you lend me £20') or owed ('you still owe me thirty') moves nothing. The cues are the lexicon's
+([money.between])."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from egocli.core.lexicon import lexicon
+from egocli.reasoning import terms
+from egocli.reasoning.guests import people
+from egocli.reasoning.plan import Asked, Finding, QuestionPlan
+from egocli.reasoning.scope import Scope
+from egocli.store import Event, EventFilter
+
+_CUES = lexicon().money["between"]
+_RECEIVED = re.compile(_CUES["received"])
+_SENT = re.compile(_CUES["sent"])
+_GIVING = re.compile(_CUES["giving"])
+_NOT_YET = re.compile(_CUES["not_yet"])
+_WAYS = {way: re.compile(p) for way, p in _CUES["ways"].items()}
+_TITLES = frozenset("mr mrs ms miss dr the my our".split())
+AROUND_MS = 5 * 60_000
+"""How a payment was made may be seen this close to it (notes counted out of the envelope she handed over)."""
+_OPEN = re.compile(r"\s*(?:when|what|how|at what)\b", re.I)
+LIMIT = 20_000
+"""Lines read in a scope at most."""
+
+
+WHO = r"((?:the |my |our |mr |mrs |ms |miss |dr )?[a-z']+)"
+"""Who, in a question's pattern (forms.py): one name, a title before it."""
+PAY = r"(?:paid|pay|sent|send|given|give|transferred|transfer)"
+PAID_ME = r"(?: me| us)?(?: the money| my money| it| that)?(?: back)?"
+
+
+def plan(way: str) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
+    """The plan of a money question's pattern: 'has Tasha paid me back?', 'did Mrs Okafor pay me in cash?' (way
+    'in'), 'have I paid Owen back?' ('out')."""
+    def build(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+        who, how = (groups + ("",))[:2]
+        return QuestionPlan("money", who.removesuffix("'s"), relation=f"{way}:{how}" if how else way)
+    return build
+
+
+def _names(person: str) -> list[str]:
+    """The words that name a person in a line: 'mr lindqvist' -> ['lindqvist']; 'tasha' -> ['tasha']."""
+    return [w for w in terms.words(person) if w not in _TITLES] or terms.words(person)
+
+
+def _about(text: str, names: list[str]) -> bool:
+    said = terms.words(text)
+    return any(n in said for n in names)
+
+
+def direction(ev: Event, names: list[str]) -> str:
+    """'in' when the line says the person gave the wearer money, 'out' when the wearer gave them money, else ''."""
+    text = ev.content
+    if (m := _RECEIVED.search(text)) and _about(m.group(1), names):
+        return "in"
+    if (m := _SENT.search(text)) and _about(m.group(1), names):
+        return "out"
+    if _NOT_YET.search(text) or not _GIVING.search(text):
+        return ""
+    who = terms.speaker(text)
+    if who and _about(who, names):  # their own words or message, handing it over
+        return "in"
+    if ev.modality in ("visual", "note") and not who and _about(text, names):  # the wearer's act or note
+        return "out"
+    return ""
+
+
+def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """Whether, when and how much someone paid the wearer (relation 'in', or 'in:cash') or the wearer paid them
+    ('out'): the latest transfer that way, said with a yes; else a no, with the latest line about them and money."""
+    who = people(plan.action)
+    if not who:
+        return None
+    names = [n for p in who for n in _names(p)]
+    way, _, how = (plan.relation or "in").partition(":")
+    lines = _lines(asked, names)
+    moved = [e for e in lines if direction(e, names) == way]
+    told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
+    if not moved:
+        last = next((e for e in reversed(lines) if _money_said(e.content)), None)
+        did = f"{told} paying you" if way == "in" else f"you paying {told}"
+        if last is None:
+            return Finding("money", f"No: I can't see {did}.", (), f"no money moving between the wearer and {told}")
+        when = asked.stamp(last.start_ms, last.source_id)
+        return Finding("money", f"No: I can't see {did}; the last about it, {when}: {last.content}.", (last,),
+                       f"no transfer seen; the latest line about money with {told}, {when}: {last.content}")
+    ev = moved[-1]
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    done = f"{told} paid you" if way == "in" else f"You paid {told}"
+    if how and how in _WAYS and not any(_WAYS[how].search(e.content) for e in _near(asked, ev)):
+        return Finding("money", f"Not by {how} as far as I can see: {done} {when}: {ev.content}.", (ev,),
+                       f"{done} at {when} ({ev.content}); nothing around it says {how}", False)
+    yes = "" if _OPEN.match(asked.question) else "Yes: "  # 'when did ...', 'how much ...' ask no yes
+    return Finding("money", f"{yes}{done} {when}: {ev.content}.", (ev,), f"{done} at {when}: {ev.content}")
+
+
+def _lines(asked: Asked, names: list[str]) -> list[Event]:
+    spans = asked.scope.windows or ((None, asked.scope.at_ms + 1),)
+    found = {e.id: e for lo, hi in spans
+             for e in asked.store.events(EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1)
+                                                     if hi is not None else asked.scope.at_ms + 1, limit=LIMIT))
+             if _about(e.content, names)}
+    return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
+
+
+def _near(asked: Asked, ev: Event) -> list[Event]:
+    return list(asked.store.events(EventFilter(since_ms=ev.start_ms - AROUND_MS, until_ms=ev.end_ms + AROUND_MS,
+                                               limit=200)))
+
+
+def _money_said(text: str) -> bool:
+    return bool(re.search(r"[£€$]\s?\d|\b(?:pounds?|quid|tenner|fiver|money|owe|lend|lent|pay|paid)\b", text, re.I))

@@ -1,0 +1,35 @@
+"""Money between the wearer and someone else, on a real store: paid back or not, when, how much, in cash; a
+promise, a request or a debt moves nothing."""
+
+from __future__ import annotations
+
+from egocli.core.timeutil import parse_time_ms
+
+from .conftest import day_log, said
+
+DAYS = [
+    ("2026-12-14T08:29", "text", "Tasha: morning!! any chance you could lend me £20 till tomorrow?"),
+    ("2026-12-14T08:32", "text", "Banking app — Payment sent — £20.00 to Natasha Reid — ref: petrol"),
+    ("2026-12-14T12:42", "visual", "taking a twenty pound note out of the wallet and handing it to Kieran"),
+    ("2026-12-14T12:55", "speech", "Mrs Okafor: There's eighty-five in there, that's the four hours. Thank you, dear"),
+    ("2026-12-14T12:57", "visual", "counting four twenty-pound notes and a five-pound note out of a white envelope"),
+    ("2026-12-14T14:49", "speech", "Owen: And you still owe me thirty quid for your half of Mum's present"),
+    ("2026-12-14T19:25", "speech", "Tasha: Thank you so much for the twenty, I'll pay you back tomorrow, promise"),
+    ("2026-12-15T10:40", "text", "Banking app — You've received £240.00 from A LINDQVIST — ref HG-0412"),
+    ("2026-12-15T14:04", "text", "Tasha: just sent your £20 back, thank you lovely x"),
+]
+
+
+def test_who_paid_whom_when_and_how(tmp_path):
+    store = day_log(tmp_path / "money.db", DAYS)
+    evening, next_day = parse_time_ms("2026-12-14T21:00"), parse_time_ms("2026-12-15T18:00")
+    assert said(store, "has tasha paid me back?", evening).startswith("No: I can't see Tasha paying you")
+    assert said(store, "has Tasha paid me back yet", next_day).startswith("Yes: Tasha paid you today at 14:04")
+    assert said(store, "when did Tasha pay me back?", next_day).startswith("Tasha paid you today at 14:04")
+    assert said(store, "what time did mr lindqvist's money come in", next_day).startswith(
+        "Mr Lindqvist paid you today at 10:40")
+    assert "eighty-five" in said(store, "how much did mrs okafor pay me", evening)
+    assert said(store, "did mrs okafor pay me in cash", evening).startswith("Yes")
+    assert said(store, "did mr lindqvist pay me in cash", next_day).startswith("Not by cash")
+    assert said(store, "have I paid owen back the thirty yet", next_day).startswith("No: I can't see you paying Owen")
+    assert said(store, "has kieran paid me back", next_day).startswith("No")
