@@ -48,6 +48,8 @@ class Lexicon:
     """Ways of getting somewhere, as said in an answer ('by bus') -> the phrases of a narration that show it."""
     meals: dict[str, Any]
     """Meals: hours (meal -> (first hour, hour after the last)) and cues (what shows a meal made or eaten)."""
+    manner: dict[str, str]
+    """How an act is asked to have been done ('on time') -> what a line says when it was not (a pattern)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -75,7 +77,7 @@ def lexicon() -> Lexicon:
                     "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"])},
                    {k: tuple(v) for k, v in raw["travel"].items()},
                    {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
-                    "cues": tuple(raw["meals"]["cues"])})
+                    "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]))
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -23,6 +23,8 @@ from egocli.core.timeutil import local, to_ms
 
 FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
 REMEMBERED = re.compile(r"^(?:remember|manage|get) to (.+)$")
+_MANNER = {way: re.compile(pattern) for way, pattern in lexicon().manner.items()}
+"""How a yes/no question asks an act to have been done ('on time') -> a line saying it was not ('LATE')."""
 POINT_NEAR_MS = 2 * 60_000
 """'What was I doing at 07:48?': the events this close to the time answer it."""
 SHOWN = 6
@@ -158,6 +160,11 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
                        f"{last.content}", False)
     times = f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
+    how = next((way for way in _MANNER if re.search(rf"\b{way}\b", phrase)), None)
+    if how is not None and (off := next((e for e in groups[-1] if _MANNER[how].search(e.content)), None)):
+        off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
+        return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
+                       f"{phrase}: done, but not {how}: {off_when}: {off.content}")
     word = "No, you did it" if forgot else "Yes"
     return Finding("exists", f"{word}: {times}{where}, the last at {when}: {last.content}.", (last,),
                    f"{phrase}: yes, {times}{where}; last at {when}: {last.content}")

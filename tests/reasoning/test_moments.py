@@ -211,3 +211,19 @@ def test_what_came_next_is_neither_scenery_nor_x_said_again(errands):
     assert _cited(physio)[:1] == ["13:10"]
     parked = _ask(errands, "What did I do after I parked at the garden centre?")  # not the note saying it again
     assert _cited(parked)[:1] == ["12:10"] and "roses" in parked.text
+
+
+def test_an_act_done_but_not_the_way_asked_is_a_no(tmp_path):
+    """'Did I take my tablet on time?' over a note saying it was taken late is a no that cites the note; taken
+    with nothing said against it, a yes."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "manner.db", [
+        ("2027-01-15T10:20", "note", "concerta 36 taken 10.19 - LATE, should be 8ish"),
+        ("2027-01-16T08:05", "note", "concerta 36 taken 8.04"),
+    ])
+    assert said(store, "did i take my concerta on time yesterday", parse_time_ms("2027-01-16T10:00")) \
+        .startswith("No, not on time: yesterday at 10:20")
+    assert said(store, "did i take my concerta on time today", parse_time_ms("2027-01-16T10:00")).startswith("Yes")
