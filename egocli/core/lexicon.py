@@ -114,6 +114,19 @@ def stem(word: str) -> str:
     return w
 
 
+def apostrophes(text: str) -> str:
+    """Contractions typed without their apostrophe given it back ('whats on tuesday' -> "what's on tuesday")."""
+    for pattern, replacement in _contractions():
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@cache
+def _contractions() -> tuple[tuple[re.Pattern[str], str], ...]:
+    raw = tomllib.loads(resources.files("egocli.core").joinpath("data/lexicon.toml").read_text(encoding="utf-8"))
+    return tuple((re.compile(p), r.replace("\\x27", "'")) for p, r in raw["contractions"]["rules"])
+
+
 def rewrite(question: str) -> str:
     """A question in lower case with its phrasing rewritten to the canonical words, spaces collapsed."""
     text = re.sub(r"\s+", " ", question.strip().lower().replace("\u2019", "'"))

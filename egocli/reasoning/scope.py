@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from egocli.core.errors import NotFound, UsageError
-from egocli.core.lexicon import lexicon
+from egocli.core.lexicon import apostrophes, lexicon
 from egocli.store import Store
 from egocli.core.timephrases import spoken_clock
 from egocli.core.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
@@ -314,7 +314,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")
     videos = videos or {}
-    question = spoken_clock(question.lower())  # 'at half ten' is 'at 10:30'
+    question = spoken_clock(apostrophes(question.lower()))  # 'at half ten' is 'at 10:30'
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
     future = not videos and bool(_FUTURE.search(question.lower()))

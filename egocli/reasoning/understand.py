@@ -12,7 +12,7 @@ import logging
 import re
 from collections.abc import Callable
 
-from egocli.core.lexicon import lexicon, rewrite
+from egocli.core.lexicon import apostrophes, lexicon, rewrite
 from egocli.core.timephrases import spoken_clock
 from egocli.models.base import PrefixCachedModel
 from egocli.reasoning import forms, terms
@@ -38,7 +38,7 @@ def without_time_words(question: str, scope: Scope) -> str:
 
 def by_rules(question: str, scope: Scope | None = None) -> QuestionPlan | None:
     """The plan the fast path reads (lexicon rewrites, then the registry's patterns), else None."""
-    text = rewrite(spoken_clock(question.lower()))  # 'at half ten' is 'at 10:30'
+    text = rewrite(spoken_clock(apostrophes(question.lower())))  # 'at half ten' is 'at 10:30'
     if scope is not None:
         text = without_time_words(text, scope)
     plan = forms.match(text, scope)

@@ -104,3 +104,14 @@ def test_what_is_still_to_come_is_a_plan(question, future):
 def test_a_weekend_is_its_saturday_and_sunday(at, question, window):
     scope = parse_scope(question, parse_time_ms(at))
     assert [(format_local(a), format_local(b)) for a, b in scope.windows] == [window]
+
+
+def test_a_contraction_typed_without_its_apostrophe_reads_as_one():
+    """'whats on tuesday' is "what's on tuesday": a plan for the coming Tuesday, not last Tuesday's events."""
+    from egocli.core.lexicon import apostrophes
+
+    assert apostrophes("whats on tuesday") == "what's on tuesday"
+    assert apostrophes("wheres my badge, didnt i leave it") == "where's my badge, didn't i leave it"
+    assert apostrophes("the ids on the list") == "the ids on the list"
+    at = parse_time_ms("2027-01-16T22:00")
+    assert parse_scope("whats on tuesday", at).future == parse_scope("what's on tuesday", at).future is True
