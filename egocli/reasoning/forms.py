@@ -80,7 +80,8 @@ FORMS: tuple[Form, ...] = (
     Form("guest", "when someone else came or left, or how long they stayed (action: who; relation: arrive, leave "
          "or stay)", ("action", "relation"), guests.guest, "When did {action} {relation}?"),
     Form("money", "whether, when or how much someone paid the user (relation: in; 'in:cash' for paid in cash) or "
-         "the user paid them (relation: out); action: who", ("action", "relation"), money.between,
+         "the user paid them (relation: out); action: who; other: what for, if said", ("action", "relation", "other"),
+         money.between,
          "Has {action} paid me?"),
     Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
          "How did I get {action}?"),
@@ -260,7 +261,8 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
-    _rule("money", rf"^(?:has|have|did) {money.WHO} {money.PAY}{money.PAID_ME}(?: (?:in|by|with) (cash|card))?", money.plan("in")),
+    _rule("money", rf"^(?:has|have|did) {money.WHO} {money.PAY}{money.PAID_ME}(?: (?:in|by|with) (cash|card))?"
+                   rf"{money.FOR}", money.plan("in")),
     _rule("money", rf"^(?:have|has|did) i (?:been |got |get )?(?:paid|pay) (?:by|from) {money.WHO}", money.plan("in")),
     _rule("money", rf"^(?:when|what time|at what time) did {money.WHO} {money.PAY}{money.PAID_ME}", money.plan("in")),
     _rule("money", rf"^(?:when|what time|at what time) did {money.WHO}'s (?:money|payment|transfer) (?:come in|come "

@@ -37,15 +37,16 @@ LIMIT = 20_000
 WHO = r"((?:the |my |our |mr |mrs |ms |miss |dr )?[a-z']+)"
 """Who, in a question's pattern (forms.py): one name, a title before it."""
 PAY = r"(?:paid|pay|sent|send|given|give|transferred|transfer)"
-PAID_ME = r"(?: me| us)?(?: the money| my money| it| that)?(?: back)?"
+PAID_ME = r"(?: me| us)?(?: the money| my money| it| that| (?:her|his|their) (?:share|half|bit|part|cut))?(?: back)?"
+FOR = r"(?: for (?:the |my |our |her |his )?([\w' ]+?))?"
 
 
 def plan(way: str) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
     """The plan of a money question's pattern: 'has Tasha paid me back?', 'did Mrs Okafor pay me in cash?' (way
     'in'), 'have I paid Owen back?' ('out')."""
     def build(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
-        who, how = (groups + ("",))[:2]
-        return QuestionPlan("money", who.removesuffix("'s"), relation=f"{way}:{how}" if how else way)
+        who, how, other = (groups + ("", ""))[:3]
+        return QuestionPlan("money", who.removesuffix("'s"), other.strip(), f"{way}:{how}" if how else way)
     return build
 
 
@@ -59,12 +60,14 @@ def _about(text: str, names: list[str]) -> bool:
     return any(n in said for n in names)
 
 
-def direction(ev: Event, names: list[str]) -> str:
-    """'in' when the line says the person gave the wearer money, 'out' when the wearer gave them money, else ''."""
+def direction(ev: Event, names: list[str], initials: frozenset[str] = frozenset()) -> str:
+    """'in' when the line says the person gave the wearer money, 'out' when the wearer gave them money, else ''.
+    A bank names people by an initial and a surname ('N GALLAGHER'): one of `initials` (the first letters no
+    one else who speaks in the log shares with the person) stands for them."""
     text = ev.content
-    if (m := _RECEIVED.search(text)) and _about(m.group(1), names):
+    if (m := _RECEIVED.search(text)) and _payer(m.group(1), names, initials):
         return "in"
-    if (m := _SENT.search(text)) and _about(m.group(1), names):
+    if (m := _SENT.search(text)) and _payer(m.group(1), names, initials):
         return "out"
     if _NOT_YET.search(text) or not _GIVING.search(text):
         return ""
@@ -76,6 +79,11 @@ def direction(ev: Event, names: list[str]) -> str:
     return ""
 
 
+def _payer(named: str, names: list[str], initials: frozenset[str]) -> bool:
+    said = terms.words(named)
+    return _about(named, names) or (len(said) >= 2 and len(said[0]) == 1 and said[0] in initials)
+
+
 def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """Whether, when and how much someone paid the wearer (relation 'in', or 'in:cash') or the wearer paid them
     ('out'): the latest transfer that way, said with a yes; else a no, with the latest line about them and money."""
@@ -84,12 +92,19 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
         return None
     names = [n for p in who for n in _names(p)]
     way, _, how = (plan.relation or "in").partition(":")
-    lines = _lines(asked, names)
-    moved = [e for e in lines if direction(e, names) == way]
+    every = _lines(asked)
+    speakers = {w[0] for e in every if (w := terms.words(terms.speaker(e.content)))}
+    initials = frozenset(n[0] for n in names[:1] if sum(1 for s in speakers if s[:1] == n[0]) == 1 and n in speakers)
+    lines = [e for e in every if _about(e.content, names) or _RECEIVED.search(e.content) or _SENT.search(e.content)]
+    moved = [e for e in lines if direction(e, names, initials) == way]
+    if plan.other:  # 'has Marcus paid me for the electric?': said in its line or around it
+        wanted = set(terms.terms(plan.other))
+        moved = [e for e in moved if wanted <= set(terms.terms(" ".join(n.content for n in _near(asked, e))))]
+    lines = [e for e in lines if _about(e.content, names)]
     told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
     if not moved:
         last = next((e for e in reversed(lines) if _money_said(e.content)), None)
-        did = f"{told} paying you" if way == "in" else f"you paying {told}"
+        did = (f"{told} paying you" if way == "in" else f"you paying {told}") + (f" for {plan.other}" if plan.other else "")
         if last is None:
             return Finding("money", f"No: I can't see {did}.", (), f"no money moving between the wearer and {told}")
         when = asked.stamp(last.start_ms, last.source_id)
@@ -105,12 +120,11 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return Finding("money", f"{yes}{done} {when}: {ev.content}.", (ev,), f"{done} at {when}: {ev.content}")
 
 
-def _lines(asked: Asked, names: list[str]) -> list[Event]:
+def _lines(asked: Asked) -> list[Event]:
     spans = asked.scope.windows or ((None, asked.scope.at_ms + 1),)
     found = {e.id: e for lo, hi in spans
              for e in asked.store.events(EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1)
-                                                     if hi is not None else asked.scope.at_ms + 1, limit=LIMIT))
-             if _about(e.content, names)}
+                                                     if hi is not None else asked.scope.at_ms + 1, limit=LIMIT))}
     return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
 
 

@@ -33,3 +33,19 @@ def test_who_paid_whom_when_and_how(tmp_path):
     assert said(store, "did mr lindqvist pay me in cash", next_day).startswith("Not by cash")
     assert said(store, "have I paid owen back the thirty yet", next_day).startswith("No: I can't see you paying Owen")
     assert said(store, "has kieran paid me back", next_day).startswith("No")
+
+
+def test_a_bank_names_a_flatmate_by_initial_and_a_payment_by_what_for(tmp_path):
+    """'N GALLAGHER' is Niamh when no one else who speaks starts with N; 'for the electric' must be said in the
+    transfer or around it."""
+    store = day_log(tmp_path / "flat.db", [
+        ("2027-01-15T20:41", "speech", "Niamh: I'll take mine off what I owe you for the electric."),
+        ("2027-01-15T20:45", "speech", "Marcus: I'll do mine Monday when I get paid, is that alright?"),
+        ("2027-01-16T11:14", "text", "Banking app — You've received £53.00 from N GALLAGHER — ref: electric minus chinese"),
+        ("2027-01-16T11:20", "text", "Banking app — You've received £10.00 from M BELL — ref: pizza"),
+    ])
+    at = parse_time_ms("2027-01-16T12:00")
+    assert said(store, "has niamh paid me her share", at).startswith("Yes: Niamh paid you today at 11:14")
+    assert said(store, "has niamh paid me for the electric", at).startswith("Yes")
+    assert said(store, "has marcus paid me for the electric yet", at).startswith(
+        "No: I can't see Marcus paying you for electric")
