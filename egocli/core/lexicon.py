@@ -74,7 +74,7 @@ def lexicon() -> Lexicon:
                    {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
                    dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()},
                    {"tens": tuple(raw["money"]["tens"].split()), "currencies": dict(raw["money"]["currencies"]),
-                    "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"])},
+                    "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"]), "debts": dict(raw["money"]["debts"])},
                    {k: tuple(v) for k, v in raw["travel"].items()},
                    {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
                     "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]))

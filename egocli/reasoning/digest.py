@@ -146,6 +146,11 @@ def _paid_at(asked: Asked, groups: list[list[Event]], stays: list[visits.Visit])
     return None
 
 
+def amounts(text: str) -> list[str]:
+    """Every amount of money a text names, in order ('£186.60 ... £62.20 each')."""
+    return [m.group(0) for m in _MONEY.finditer(text)] or ([_money(text)] if _money(text) else [])
+
+
 def _money(text: str) -> str:
     """The amount of money a text names ('£9.60', 'twenty-six pounds eighty', 'total 9.90'), or ''."""
     m = _MONEY.search(text) or (_PRICE.search(text) if _PAID.search(text) else None)

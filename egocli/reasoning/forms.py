@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
+from egocli.reasoning import debts, digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -83,6 +83,8 @@ FORMS: tuple[Form, ...] = (
          "the user paid them (relation: out); action: who; other: what for, if said", ("action", "relation", "other"),
          money.between,
          "Has {action} paid me?"),
+    Form("owed", "who owes whom and how much (relation: out, the user owes them; in, they owe the user); action: "
+         "who, or '' for anyone", ("action", "relation"), debts.owed, "How much do I owe {action}?"),
     Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
          "How did I get {action}?"),
     Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),
@@ -261,14 +263,7 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
-    _rule("money", rf"^(?:has|have|did) {money.WHO} {money.PAY}{money.PAID_ME}(?: (?:in|by|with) (cash|card))?"
-                   rf"{money.FOR}", money.plan("in")),
-    _rule("money", rf"^(?:have|has|did) i (?:been |got |get )?(?:paid|pay) (?:by|from) {money.WHO}", money.plan("in")),
-    _rule("money", rf"^(?:when|what time|at what time) did {money.WHO} {money.PAY}{money.PAID_ME}", money.plan("in")),
-    _rule("money", rf"^(?:when|what time|at what time) did {money.WHO}'s (?:money|payment|transfer) (?:come in|come "
-                   r"through|arrive|land|go in)", money.plan("in")),
-    _rule("money", rf"^how much (?:money )?did {money.WHO} {money.PAY}(?: me| us)", money.plan("in")),
-    _rule("money", rf"^(?:have|has|did) i {money.PAY} {money.WHO} back(?: the \w+| (?:the |my )?money)?", money.plan("out")),
+    *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),
     _rule("meal", rf"^what (?:was|is|were) (?:in )?(?:my|our|the|for) ({_MEALS})"),

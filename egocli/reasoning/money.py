@@ -50,7 +50,7 @@ def plan(way: str) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
     return build
 
 
-def _names(person: str) -> list[str]:
+def names_of(person: str) -> list[str]:
     """The words that name a person in a line: 'mr lindqvist' -> ['lindqvist']; 'tasha' -> ['tasha']."""
     return [w for w in terms.words(person) if w not in _TITLES] or terms.words(person)
 
@@ -79,6 +79,12 @@ def direction(ev: Event, names: list[str], initials: frozenset[str] = frozenset(
     return ""
 
 
+def initials_of(names: list[str], speakers: set[str]) -> frozenset[str]:
+    """The initial that stands for a person on a bank's line: their first letter, when they speak in the log
+    and no one else who does shares it."""
+    return frozenset(n[0] for n in names[:1] if n in speakers and sum(1 for s in speakers if s[:1] == n[0]) == 1)
+
+
 def _payer(named: str, names: list[str], initials: frozenset[str]) -> bool:
     said = terms.words(named)
     return _about(named, names) or (len(said) >= 2 and len(said[0]) == 1 and said[0] in initials)
@@ -90,20 +96,20 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     who = people(plan.action)
     if not who:
         return None
-    names = [n for p in who for n in _names(p)]
+    names = [n for p in who for n in names_of(p)]
     way, _, how = (plan.relation or "in").partition(":")
-    every = _lines(asked)
+    every = lines(asked)
     speakers = {w[0] for e in every if (w := terms.words(terms.speaker(e.content)))}
-    initials = frozenset(n[0] for n in names[:1] if sum(1 for s in speakers if s[:1] == n[0]) == 1 and n in speakers)
-    lines = [e for e in every if _about(e.content, names) or _RECEIVED.search(e.content) or _SENT.search(e.content)]
-    moved = [e for e in lines if direction(e, names, initials) == way]
+    initials = initials_of(names, speakers)
+    about = [e for e in every if _about(e.content, names) or _RECEIVED.search(e.content) or _SENT.search(e.content)]
+    moved = [e for e in about if direction(e, names, initials) == way]
     if plan.other:  # 'has Marcus paid me for the electric?': said in its line or around it
         wanted = set(terms.terms(plan.other))
         moved = [e for e in moved if wanted <= set(terms.terms(" ".join(n.content for n in _near(asked, e))))]
-    lines = [e for e in lines if _about(e.content, names)]
+    about = [e for e in about if _about(e.content, names)]
     told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
     if not moved:
-        last = next((e for e in reversed(lines) if _money_said(e.content)), None)
+        last = next((e for e in reversed(about) if _money_said(e.content)), None)
         did = (f"{told} paying you" if way == "in" else f"you paying {told}") + (f" for {plan.other}" if plan.other else "")
         if last is None:
             return Finding("money", f"No: I can't see {did}.", (), f"no money moving between the wearer and {told}")
@@ -120,7 +126,8 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return Finding("money", f"{yes}{done} {when}: {ev.content}.", (ev,), f"{done} at {when}: {ev.content}")
 
 
-def _lines(asked: Asked) -> list[Event]:
+def lines(asked: Asked) -> list[Event]:
+    """Every line in the question's scope up to the moment of asking, oldest first."""
     spans = asked.scope.windows or ((None, asked.scope.at_ms + 1),)
     found = {e.id: e for lo, hi in spans
              for e in asked.store.events(EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1)
@@ -135,3 +142,15 @@ def _near(asked: Asked, ev: Event) -> list[Event]:
 
 def _money_said(text: str) -> bool:
     return bool(re.search(r"[£€$]\s?\d|\b(?:pounds?|quid|tenner|fiver|money|owe|lend|lent|pay|paid)\b", text, re.I))
+
+
+PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], QuestionPlan]], ...] = (
+    ("money", rf"^(?:has|have|did) {WHO} {PAY}{PAID_ME}(?: (?:in|by|with) (cash|card))?{FOR}", plan("in")),
+    ("money", rf"^(?:have|has|did) i (?:been |got |get )?(?:paid|pay) (?:by|from) {WHO}", plan("in")),
+    ("money", rf"^(?:when|what time|at what time) did {WHO} {PAY}{PAID_ME}", plan("in")),
+    ("money", rf"^(?:when|what time|at what time) did {WHO}'s (?:money|payment|transfer) (?:come in|come through|"
+              r"arrive|land|go in)", plan("in")),
+    ("money", rf"^how much (?:money )?did {WHO} {PAY}(?: me| us)", plan("in")),
+    ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?", plan("out")),
+)
+"""The usual phrasings of the money form, (form, pattern, plan), for forms.py's rules."""
