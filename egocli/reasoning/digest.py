@@ -66,9 +66,10 @@ def span_of(asked: Asked) -> tuple[int, int, str]:
     return to_ms(midnight), at_ms + 1, "today"
 
 
-def salient(events: list[Event], count: int = SHOWN) -> list[Event]:
+def salient(events: list[Event], count: int = SHOWN, acts: bool = False) -> list[Event]:
     """Up to `count` events that tell a span: the span cut into `count` equal slices, from each the event that
-    says most (its modality's weight, its new words); scenery seen again and again is left out."""
+    says most (its modality's weight, its new words, who and where; with `acts`, what it says was done); scenery
+    seen again and again is left out."""
     told = [e for e in events if e.modality not in _UNTOLD and e.content.strip()]
     if not told:
         return []
@@ -88,20 +89,20 @@ def salient(events: list[Event], count: int = SHOWN) -> list[Event]:
         inside = [e for e in pool if lo + i * step <= e.start_ms < lo + (i + 1) * step and e not in picked]
         if not inside:
             continue
-        best = max(inside, key=lambda e: _says(e, words, seen))
+        best = max(inside, key=lambda e: _says(e, words, seen, acts))
         picked.append(best)
         words |= set(terms.terms(best.content))
-    rest = sorted((e for e in pool if e not in picked), key=lambda e: -_says(e, words, seen))
+    rest = sorted((e for e in pool if e not in picked), key=lambda e: -_says(e, words, seen, acts))
     picked += rest[:count - len(picked)]  # slices left empty: the next most telling events anywhere
     return sorted(picked, key=lambda e: (e.start_ms, e.id))
 
 
-def _says(ev: Event, known: set[str], seen: dict[str, int]) -> float:
+def _says(ev: Event, known: set[str], seen: dict[str, int], acts: bool = False) -> float:
     own = set(terms.terms(ev.content))
     fresh = len(own - known)
     repeated = seen.get(ev.content.strip().lower(), 1)
     named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
-    done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS)  # what was done, not only seen or said
+    done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS) if acts else 0  # done, not seen or said
     return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
         / repeated
 
@@ -118,7 +119,7 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
         lo, hi = stretch
         label = f"{label} at {plan.action}" if label != "today" else f"at {plan.action}"
     events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
-    shown = salient(events)
+    shown = salient(events, acts=True)  # 'what did I do': what was done counts; the day's diary keeps what was said
     if not shown:
         return Finding("digest", f"Nothing recorded {label}.", (), f"nothing recorded {label}")
     lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
