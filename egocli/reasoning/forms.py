@@ -263,6 +263,7 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
+    _rule("guest", rf"^how long (?:was|were) {_PERSON} (round|over)(?: for)?", _guest),
     *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),

@@ -29,6 +29,9 @@ DOOR_BEFORE_MS = 5 * 60_000
 """A door or arrival seen this long before a visitor's first mention is their arrival."""
 GONE_AFTER_MS = 45 * 60_000
 """A departure seen this long after a visitor's last mention is theirs (nobody names who goes out of the door)."""
+STILL_HERE_MS = 18 * 3_600_000
+"""Two stretches of a visitor's mentions with no one seen leaving between them are one visit when this close
+(a match watched in silence, a night on the sofa)."""
 SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
@@ -71,6 +74,13 @@ def visit(asked: Asked, who: list[str]) -> list[Event]:
     if not seen:
         return []
     stretch = seen[-1]
+    for earlier in reversed(seen[:-1]):  # quiet through a match, or asleep on the sofa, is still here
+        if stretch[0].start_ms - earlier[-1].end_ms > STILL_HERE_MS or \
+                _around(asked, earlier[-1].end_ms, stretch[0].start_ms, ("leave",), first=True) is not None or \
+                _around(asked, stretch[0].start_ms - DOOR_BEFORE_MS, stretch[0].start_ms, ("arrive", "door"),
+                        first=True) is not None:  # seen coming in again: a visit of its own
+            break
+        stretch = [*earlier, *stretch]
     before = _around(asked, stretch[0].start_ms - DOOR_BEFORE_MS, stretch[0].start_ms, ("arrive", "door"), first=True)
     after = None if any(_CUE["leave"].search(e.content.lower()) for e in stretch) else \
         _around(asked, stretch[-1].end_ms, min(stretch[-1].end_ms + GONE_AFTER_MS, asked.scope.at_ms + 1), ("leave",),

@@ -97,3 +97,25 @@ def test_a_visitor_the_camera_cannot_name_is_heard_in_the_room(unnamed):
 def test_words_after_a_phone_buzzing_are_a_call_not_a_visit(unnamed):
     answer = said(unnamed, "when did karen come round", parse_time_ms("2027-01-06T20:00"))
     assert answer.startswith("Not that I can see")
+
+
+def test_a_guest_quiet_through_a_match_or_asleep_on_the_sofa_is_still_here(tmp_path):
+    """Mentions hours apart are one visit when no one is seen leaving or coming in between; 'left' as a side
+    ('head turning left and right') is no departure."""
+    store = day_log(tmp_path / "stay.db", [
+        ("2027-01-15T21:12", "visual", "the flat door again, a young woman with a pink wheelie case"),
+        ("2027-01-15T21:12:30", "speech", "Orla: Hiya, Priya! I'm the sofa surfer."),
+        ("2027-01-16T11:33", "speech", "Orla: Thanks for having me, Priya."),
+        ("2027-01-16T11:36", "visual", "the flat door closing behind the two freckled women"),
+        ("2027-01-16T17:18", "visual", "the flat door, a broad man in a red scarf holding a four-pack of lager"),
+        ("2027-01-16T17:18:30", "speech", "Kwame: Alright, Priya! Marcus says you're the enemy tonight."),
+        ("2027-01-16T19:25", "speech", "Kwame: Fair play. You were the better side."),
+        ("2027-01-16T20:41:30", "speech", "Kwame: Cheers for tea, Priya."),
+        ("2027-01-16T20:42", "visual", "the flat door closing behind the man in the red scarf"),
+        ("2027-01-16T21:20", "visual", "sitting on the edge of the bed, head turning left and right"),
+    ])
+    at = parse_time_ms("2027-01-16T22:00")
+    assert said(store, "when did kwame get here", at).startswith("It seems Kwame came today at 17:18")
+    assert said(store, "what time did kwame go home", at).startswith("It seems Kwame left today at 20:42")
+    assert said(store, "how long was kwame round", at).startswith("It seems Kwame stayed 3 h 23 min")
+    assert said(store, "how long did orla stay", at).startswith("It seems Orla stayed 14 h 23 min, from yesterday at 21:12")
