@@ -264,6 +264,9 @@ RULES: tuple[Rule, ...] = (
                    r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
     _rule("guest", rf"^how long (?:was|were) {_PERSON} (round|over)(?: for)?", _guest),
+    _rule("guest", r"^who(?:'s| is| has| have)? (?:been|came|come|called|popped|dropped)(?: round| over| by| in)?"
+                   r"(?: to (?:the|my|our) (?:house|flat|home|place|door))?(?: for (?:dinner|lunch|tea|coffee|drinks))?",
+          lambda groups, scope: QuestionPlan("guest", "", relation="list")),
     *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),

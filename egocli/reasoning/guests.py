@@ -13,11 +13,14 @@ mention. The cues are the lexicon's ([visits] guest_*)."""
 
 from __future__ import annotations
 
+import re
+
 from egocli.core.lexicon import lexicon
 from egocli.reasoning import actions, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
+from egocli.core.timeutil import local
 from egocli.store import Event, EventFilter
 
 GUEST_GAP_MS = 90 * 60_000
@@ -32,6 +35,9 @@ GONE_AFTER_MS = 45 * 60_000
 STILL_HERE_MS = 18 * 3_600_000
 """Two stretches of a visitor's mentions with no one seen leaving between them are one visit when this close
 (a match watched in silence, a night on the sofa)."""
+_CALLING = re.compile(r"\b(?:ringing|rings|knock|knocks|knocking|doorbell|buzzer|intercom|on the step|on the "
+                      r"doorstep|on the landing|at the (?:\w+ )?door)\b")
+"""What a door line says when someone is there, named or not ('a rider at the flat door', 'doorbell ringing')."""
 SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
@@ -118,8 +124,44 @@ def _names(said: list[str], person: list[str]) -> bool:
     return any(said[i:i + len(person)] == person for i in range(len(said) - len(person) + 1))
 
 
+def visitors(asked: Asked) -> Finding:
+    """'Who's been round today?': each door seen in the scope (not the wearer's own coming and going) with who was
+    there, by the name its line gives or whoever first speaks after it, and not someone heard earlier that day
+    (they live here, or were here already)."""
+    spans = asked.scope.windows or ((-(2 ** 62), asked.scope.at_ms + 1),)
+    lines = sorted({e.id: e for lo, hi in spans for e in asked.store.events(
+        EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1), limit=20_000))}.values(),
+        key=lambda e: (e.start_ms, e.id))
+    came: list[tuple[str, Event]] = []
+    speakers = {w for e in lines if (w := terms.speaker(e.content))}
+    for i, ev in enumerate(lines):
+        text = ev.content.lower()
+        said = terms.words(text)
+        if ev.modality != "visual" or not _CUE["door"].search(text) or _CUE["leave"].search(text) or _remote(text) \
+                or visits.moves_in(ev) or (said and terms.gerund(said[0])):  # 'closing the front door': the wearer
+            continue
+        after = [e for e in lines[i + 1:i + 8] if e.start_ms - ev.start_ms <= DOOR_BEFORE_MS]
+        who = next((n for n in visits.names(ev.content) if n in speakers), "") or \
+            next((w for e in after if (w := terms.speaker(e.content))), "")  # a name that speaks: a person
+        if not who and not _CALLING.search(text):  # no one named, no one calling: the wearer by the door
+            continue
+        day = local(ev.start_ms).date()
+        here = {terms.speaker(e.content).lower() for e in lines[:i] if local(e.start_ms).date() == day}
+        if who and (who.lower() in here or any(who == w for w, _ in came)):
+            continue
+        came.append((who, ev))
+    if not came:
+        return Finding("guest", f"I can't see anyone coming to the door ({asked.scope.label}).", (),
+                       f"no door seen with someone at it, {asked.scope.label}", False)
+    told = "; ".join(f"{who + ', ' if who else ''}{asked.stamp(ev.start_ms, ev.source_id)}: {ev.content}"
+                     for who, ev in came)
+    return Finding("guest", f"At the door: {told}.", tuple(ev for _, ev in came), f"at the door: {told}")
+
+
 def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
-    """'When did X come / leave?', 'how long did X stay?' (relation arrive, leave or stay)."""
+    """'When did X come / leave?', 'how long did X stay?' (relation arrive, leave or stay); who came ('list')."""
+    if plan.relation == "list":
+        return visitors(asked)
     who = people(plan.action)
     if not who:
         return None

@@ -117,5 +117,15 @@ def test_a_guest_quiet_through_a_match_or_asleep_on_the_sofa_is_still_here(tmp_p
     at = parse_time_ms("2027-01-16T22:00")
     assert said(store, "when did kwame get here", at).startswith("It seems Kwame came today at 17:18")
     assert said(store, "what time did kwame go home", at).startswith("It seems Kwame left today at 20:42")
-    assert said(store, "how long was kwame round", at).startswith("It seems Kwame stayed 3 h 23 min")
-    assert said(store, "how long did orla stay", at).startswith("It seems Orla stayed 14 h 23 min, from yesterday at 21:12")
+    assert said(store, "how long was kwame round", at).startswith("It seems Kwame stayed 3 h 24 min, from today at 17:18")
+    assert said(store, "how long did orla stay", at).startswith("It seems Orla stayed 14 h 24 min, from yesterday at 21:12")
+
+
+def test_who_came_round_lists_the_doors_and_who_was_at_them(store):
+    """Each door seen with who was there, by a name that speaks in the log or the first words after it; the
+    wearer's own door ('closing the front door') and people already heard that day are no visitors."""
+    listed = said(store, "who's been round today", AT)
+    assert listed.startswith("At the door: today at 16:10: Susan at the door") and "Irene, today at 19:00" in listed
+    assert "Brian" not in listed  # a phone call
+    early = parse_time_ms("2026-12-04T18:00")
+    assert "Irene" not in said(store, "who came round today", early)
