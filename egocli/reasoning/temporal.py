@@ -366,6 +366,9 @@ def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
     head = actions.parse(phrase, verb_first=False).head
     placed = [e for e in found if head and actions.places(e.content, head)]
     when = stamp(last.start_ms, last.source_id)
+    if not placed and last.modality in ("speech", "text"):  # said or read about: no sight of where it is
+        said = f"last mentioned {when}: {last.content.rstrip('. ')}"
+        return Finding("where", f"I didn't see where your {voice.thing(phrase)} went; {said}.", (last,), said, False)
     if not placed:
         return Finding("where", voice.sentence(f"Your {voice.thing(phrase)} {voice.was(voice.thing(phrase))} last seen {when}: {last.content}"), (last,),
                        f"{phrase}: last seen at {when}: {last.content}")

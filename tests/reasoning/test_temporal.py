@@ -227,3 +227,17 @@ def test_a_thing_named_more_closely_than_the_log_names_it_is_found_loosely_and_s
     answer = said(store, "where did I put Irene's flowers?", at)
     assert answer.startswith("I can't see \"irene's flowers\" as such. The nearest, flowers:") and "sideboard" in answer
     assert "fish hook" in said(store, "where did I put my key when I got in", at)
+
+
+def test_a_thing_only_said_or_read_about_is_not_said_to_be_seen_anywhere(tmp_path):
+    """'Where's the bill?' over a chat line naming it says it was mentioned, not where it is (a hedge, not a
+    sighting)."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "where.db", [
+        ("2027-01-15T18:30", "text", "Flat 2 group chat — Me: Octopus bill's in, £186.60 for the quarter"),
+    ])
+    answer = said(store, "where did i put the octopus bill", parse_time_ms("2027-01-15T22:00"))
+    assert answer.startswith("I didn't see where your octopus bill went; last mentioned today at 18:30")
