@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import money, terms
+from egocli.reasoning import money, retrieval, terms
 from egocli.reasoning.digest import amounts, in_digits
 from egocli.reasoning.guests import people
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan
@@ -82,8 +82,8 @@ def debt(ev: Event, spoke: str) -> tuple[str, str] | None:
 
 def debts(asked: Asked) -> list[Debt]:
     """Every debt said in the scope, oldest first, with the ones settled since left out."""
-    every = money.lines(asked)
-    speakers = {w[0] for e in every if (w := terms.words(terms.speaker(e.content)))}
+    every = retrieval.lines(asked.store, asked.scope)
+    speakers = money.speakers(every)
     out: list[Debt] = []
     spoke, spoke_at = "", 0
     for i, ev in enumerate(every):

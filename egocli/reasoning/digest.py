@@ -149,7 +149,7 @@ def _paid_at(asked: Asked, groups: list[list[Event]], stays: list[visits.Visit])
 
 def amounts(text: str) -> list[str]:
     """Every amount of money a text names, in order ('£186.60 ... £62.20 each')."""
-    return [m.group(0) for m in _MONEY.finditer(text)] or ([_money(text)] if _money(text) else [])
+    return [m.group(0) for m in _MONEY.finditer(text)] or [m.group(0) for m in _PRICE.finditer(text) if _PAID.search(text)]
 
 
 def _money(text: str) -> str:

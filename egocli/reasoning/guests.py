@@ -13,10 +13,8 @@ mention. The cues are the lexicon's ([visits] guest_*)."""
 
 from __future__ import annotations
 
-import re
-
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, terms, visits
+from egocli.reasoning import actions, retrieval, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -35,13 +33,10 @@ GONE_AFTER_MS = 45 * 60_000
 STILL_HERE_MS = 18 * 3_600_000
 """Two stretches of a visitor's mentions with no one seen leaving between them are one visit when this close
 (a match watched in silence, a night on the sofa)."""
-_CALLING = re.compile(r"\b(?:ringing|rings|knock|knocks|knocking|doorbell|buzzer|intercom|on the step|on the "
-                      r"doorstep|on the landing|at the (?:\w+ )?door)\b")
-"""What a door line says when someone is there, named or not ('a rider at the flat door', 'doorbell ringing')."""
 SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
-_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door")}
+_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door", "calling")}
 VERBS = {kind: frozenset(v.replace("_", " ") for v in _LEX[f"guest_{kind}_verbs"]) for kind in ("arrive", "leave", "stay")}
 """A question's verb -> what it asks of the visit ('turn up': arrive)."""
 _ARTICLES, _JOINS = lexicon().words["person_articles"], lexicon().words["person_joins"]
@@ -128,10 +123,7 @@ def visitors(asked: Asked) -> Finding:
     """'Who's been round today?': each door seen in the scope (not the wearer's own coming and going) with who was
     there, by the name its line gives or whoever first speaks after it, and not someone heard earlier that day
     (they live here, or were here already)."""
-    spans = asked.scope.windows or ((-(2 ** 62), asked.scope.at_ms + 1),)
-    lines = sorted({e.id: e for lo, hi in spans for e in asked.store.events(
-        EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1), limit=20_000))}.values(),
-        key=lambda e: (e.start_ms, e.id))
+    lines = retrieval.lines(asked.store, asked.scope)
     came: list[tuple[str, Event]] = []
     speakers = {w for e in lines if (w := terms.speaker(e.content))}
     for i, ev in enumerate(lines):
@@ -143,7 +135,7 @@ def visitors(asked: Asked) -> Finding:
         after = [e for e in lines[i + 1:i + 8] if e.start_ms - ev.start_ms <= DOOR_BEFORE_MS]
         who = next((n for n in visits.names(ev.content) if n in speakers), "") or \
             next((w for e in after if (w := terms.speaker(e.content))), "")  # a name that speaks: a person
-        if not who and not _CALLING.search(text):  # no one named, no one calling: the wearer by the door
+        if not who and not _CUE["calling"].search(text):  # no one named, no one calling: the wearer by the door
             continue
         day = local(ev.start_ms).date()
         here = {terms.speaker(e.content).lower() for e in lines[:i] if local(e.start_ms).date() == day}

@@ -12,6 +12,7 @@ from egocli.core.lexicon import lexicon, words
 from egocli.reasoning import terms
 from egocli.reasoning.scope import Scope
 from egocli.store import Event, EventFilter, Store
+from egocli.store import windows as store_windows
 
 _KINDS = lexicon().kinds.get("content", {})
 _NOUNS = {noun: kind for kind, spec in _KINDS.items() for noun in (spec["nouns"] + " " + spec.get("acts", "")).split()}
@@ -158,17 +159,24 @@ def _occasions(store: Store, found: list[Event], want: Asked) -> list[Event]:
         else:
             groups.append([ev])
     if want.way:
-        groups = [g for g in groups if any(_WAYS[want.kind][want.way].search(e.content) for e in g)]
+        groups = [g for g in groups if any(done_way(want.kind, want.way, e.content) for e in g)]
     if want.about:
         wanted = set(terms.terms(" ".join(want.about)))
-        groups = [g for g in groups if wanted <= set(terms.terms(" ".join(e.content for e in _around(store, g))))]
+        groups = [g for g in groups if wanted <= set(terms.terms(" ".join(e.content for e in around(store, g))))]
     return [min(g, key=lambda e: (e.modality not in ("visual", "note"), "approved" not in e.content.lower(),
                                   -e.start_ms)) for g in groups]
 
 
-def _around(store: Store, group: list[Event]) -> list[Event]:
-    return list(store.events(EventFilter(since_ms=group[0].start_ms - AROUND_MS,
-                                         until_ms=group[-1].end_ms + AROUND_MS, limit=200)))
+def around(store: Store, group: list[Event]) -> list[Event]:
+    """The lines from AROUND_MS before a group of lines to AROUND_MS after it."""
+    return store_windows.overlapping(store, group[0].start_ms - AROUND_MS, group[-1].end_ms + AROUND_MS, None, 200)
+
+
+def done_way(kind: str, way: str, text: str) -> bool:
+    """Whether a line says it was done the way asked ('cash', 'card'), by the kind's `ways`; a way the kind does
+    not know is never said."""
+    pattern = _WAYS.get(kind, {}).get(way)
+    return pattern is not None and bool(pattern.search(text))
 
 
 def _is_from(store: Store, ev: Event, want: Asked) -> bool:

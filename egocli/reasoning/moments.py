@@ -160,7 +160,7 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
                        f"{last.content}", False)
     times = f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
-    how = next((way for way in _MANNER if re.search(rf"\b{way}\b", phrase)), None)
+    how = next((way for way in _MANNER if f" {way} " in f" {' '.join(terms.words(phrase))} "), None)
     if how is not None and (off := next((e for e in groups[-1] if _MANNER[how].search(e.content)), None)):
         off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
         return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),

@@ -14,24 +14,19 @@ import re
 from collections.abc import Callable
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import terms
+from egocli.reasoning import kinds, retrieval, terms
+from egocli.reasoning.digest import amounts
 from egocli.reasoning.guests import people
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan
 from egocli.reasoning.scope import Scope
-from egocli.store import Event, EventFilter
+from egocli.store import Event
 
-_CUES = lexicon().money["between"]
-_RECEIVED = re.compile(_CUES["received"])
-_SENT = re.compile(_CUES["sent"])
-_GIVING = re.compile(_CUES["giving"])
-_NOT_YET = re.compile(_CUES["not_yet"])
-_WAYS = {way: re.compile(p) for way, p in _CUES["ways"].items()}
+_CUE = {name: re.compile(pattern) for name, pattern in lexicon().money["between"].items() if name != "words"}
+_MONEY_WORDS = frozenset(lexicon().money["between"]["words"].split())
+"""Words that put money in a line with no amount ('I'll lend you some money')."""
 _TITLES = frozenset("mr mrs ms miss dr the my our".split())
-AROUND_MS = 5 * 60_000
-"""How a payment was made may be seen this close to it (notes counted out of the envelope she handed over)."""
-_OPEN = re.compile(r"\s*(?:when|what|how|at what)\b", re.I)
-LIMIT = 20_000
-"""Lines read in a scope at most."""
+_OPEN = frozenset("when what how at".split())
+"""First words of a question that asks no yes or no ('when did ...', 'how much ...')."""
 
 
 WHO = r"((?:the |my |our |mr |mrs |ms |miss |dr )?[a-z']+)"
@@ -65,11 +60,11 @@ def direction(ev: Event, names: list[str], initials: frozenset[str] = frozenset(
     A bank names people by an initial and a surname ('N GALLAGHER'): one of `initials` (the first letters no
     one else who speaks in the log shares with the person) stands for them."""
     text = ev.content
-    if (m := _RECEIVED.search(text)) and _payer(m.group(1), names, initials):
+    if (m := _CUE["received"].search(text)) and _payer(m.group(1), names, initials):
         return "in"
-    if (m := _SENT.search(text)) and _payer(m.group(1), names, initials):
+    if (m := _CUE["sent"].search(text)) and _payer(m.group(1), names, initials):
         return "out"
-    if _NOT_YET.search(text) or not _GIVING.search(text):
+    if _CUE["not_yet"].search(text) or not _CUE["giving"].search(text):
         return ""
     who = terms.speaker(text)
     if who and _about(who, names):  # their own words or message, handing it over
@@ -98,14 +93,13 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
         return None
     names = [n for p in who for n in names_of(p)]
     way, _, how = (plan.relation or "in").partition(":")
-    every = lines(asked)
-    speakers = {w[0] for e in every if (w := terms.words(terms.speaker(e.content)))}
-    initials = initials_of(names, speakers)
-    about = [e for e in every if _about(e.content, names) or _RECEIVED.search(e.content) or _SENT.search(e.content)]
+    every = retrieval.lines(asked.store, asked.scope)
+    initials = initials_of(names, speakers(every))
+    about = [e for e in every if _about(e.content, names) or _CUE["received"].search(e.content) or _CUE["sent"].search(e.content)]
     moved = [e for e in about if direction(e, names, initials) == way]
     if plan.other:  # 'has Marcus paid me for the electric?': said in its line or around it
         wanted = set(terms.terms(plan.other))
-        moved = [e for e in moved if wanted <= set(terms.terms(" ".join(n.content for n in _near(asked, e))))]
+        moved = [e for e in moved if wanted <= set(terms.terms(" ".join(n.content for n in kinds.around(asked.store, [e]))))]
     about = [e for e in about if _about(e.content, names)]
     told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
     if not moved:
@@ -119,29 +113,20 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     ev = moved[-1]
     when = asked.stamp(ev.start_ms, ev.source_id)
     done = f"{told} paid you" if way == "in" else f"You paid {told}"
-    if how and how in _WAYS and not any(_WAYS[how].search(e.content) for e in _near(asked, ev)):
+    if how and not any(kinds.done_way("payment", how, e.content) for e in kinds.around(asked.store, [ev])):
         return Finding("money", f"Not by {how} as far as I can see: {done} {when}: {ev.content}.", (ev,),
                        f"{done} at {when} ({ev.content}); nothing around it says {how}", False)
-    yes = "" if _OPEN.match(asked.question) else "Yes: "  # 'when did ...', 'how much ...' ask no yes
+    yes = "" if terms.words(asked.question)[:1] and terms.words(asked.question)[0] in _OPEN else "Yes: "  # 'when did ...', 'how much ...' ask no yes
     return Finding("money", f"{yes}{done} {when}: {ev.content}.", (ev,), f"{done} at {when}: {ev.content}")
 
 
-def lines(asked: Asked) -> list[Event]:
-    """Every line in the question's scope up to the moment of asking, oldest first."""
-    spans = asked.scope.windows or ((None, asked.scope.at_ms + 1),)
-    found = {e.id: e for lo, hi in spans
-             for e in asked.store.events(EventFilter(since_ms=lo, until_ms=min(hi, asked.scope.at_ms + 1)
-                                                     if hi is not None else asked.scope.at_ms + 1, limit=LIMIT))}
-    return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
-
-
-def _near(asked: Asked, ev: Event) -> list[Event]:
-    return list(asked.store.events(EventFilter(since_ms=ev.start_ms - AROUND_MS, until_ms=ev.end_ms + AROUND_MS,
-                                               limit=200)))
+def speakers(lines: list[Event]) -> set[str]:
+    """The first words of everyone who speaks in the lines ('niamh', 'mrs')."""
+    return {w[0] for e in lines if (w := terms.words(terms.speaker(e.content)))}
 
 
 def _money_said(text: str) -> bool:
-    return bool(re.search(r"[£€$]\s?\d|\b(?:pounds?|quid|tenner|fiver|money|owe|lend|lent|pay|paid)\b", text, re.I))
+    return bool(amounts(text)) or bool(_MONEY_WORDS & set(terms.words(text)))
 
 
 PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], QuestionPlan]], ...] = (

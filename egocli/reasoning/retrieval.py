@@ -12,7 +12,7 @@ import numpy as np
 
 from egocli.models.base import Embedder
 from egocli.reasoning.scope import TIME_TAG, Scope
-from egocli.store import Event, Store
+from egocli.store import Event, EventFilter, Store
 from egocli.store import vectors
 from egocli.store import windows as store_windows
 from egocli.core.words import STOPWORDS
@@ -49,6 +49,14 @@ def units(scope: Scope) -> list[tuple[int | None, int | None, int | None]]:
         [(None, None if scope.videos else scope.at_ms + 1)]
     sources: list[int | None] = [v.source_id for v in scope.videos] or [None]
     return [(lo, hi, src) for lo, hi in spans for src in sources]
+
+
+def lines(store: Store, scope: Scope, limit: int = 20_000) -> list[Event]:
+    """Every line in the scope up to the moment of asking, oldest first (at most `limit` per piece)."""
+    found = {e.id: e for lo, hi, src in units(scope) for e in store.events(EventFilter(
+        since_ms=lo, until_ms=min(hi, scope.at_ms + 1) if hi is not None else scope.at_ms + 1, source_id=src,
+        limit=limit))}
+    return sorted(found.values(), key=lambda e: (e.start_ms, e.id))
 
 
 def query_text(question: str, choices: Sequence[str] = ()) -> str:
