@@ -30,6 +30,9 @@ Sets, each with its own log in $EGOCLI_HOME:
 - `market`: two days of a market stallholder with diabetes and early hearing loss who cares for his wife, a
   wheelchair user (bench/sets/market*), 150 questions written the same way, committed before egocli was first run on
   them; log market.db.
+- `garden`: two days of a retired teacher of 71 with macular degeneration and mild memory trouble who lives alone,
+  keeps an allotment and helps at a food bank (bench/sets/garden*), 150 questions written the same way, committed
+  before egocli was first run on them; log garden.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -59,7 +62,7 @@ if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checko
 from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
-SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market")
+SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -68,7 +68,7 @@ class Days:
 
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
-                                  Days("flatshare"), Days("market"))}
+                                  Days("flatshare"), Days("market"), Days("garden"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -81,7 +81,12 @@ match), written the same way by a helper who never read egocli's code or answers
 stallholder of 58 with type 2 diabetes and early hearing loss who cares for his wife, a wheelchair user (Wed 3, Thu 4
 Mar 2027: the wholesale market, the stall, the practice nurse, a float bag, van keys, reading glasses and a hearing
 aid case put down and found, her hospital appointment by taxi and bus, the van's MOT, money lent and part paid back,
-a grandson's visit moved twice), written the same way by a helper who never read egocli's code or answers."""
+a grandson's visit moved twice), written the same way by a helper who never read egocli's code or answers; garden:
+a retired primary-school teacher of 71 with macular degeneration and some memory trouble, widowed, living alone with
+her cat (Sun 11, Mon 12 Apr 2027: a broken boiler and the plumber, church, the allotment, the food bank, the bus
+into town and a library book, a tablet taken late, a taxi to the eye clinic for an injection, a neighbour's lift,
+house keys and a magnifier put down in odd places, money paid back, given and still owed, a granddaughter's
+birthday moved twice), written the same way by a helper who never read egocli's code or answers."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
