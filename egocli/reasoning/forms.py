@@ -380,6 +380,7 @@ RULES: tuple[Rule, ...] = (
           ("relation", "action")),
     _rule("where", r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
                    r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)"),
+    _rule("exists", r"^(?:did|has|have|had|does) (?!i\b|you\b)(.+?)", _exists),
 )
 """Tried in order; the first rule whose pattern matches and whose build gives a plan wins."""
 

@@ -102,7 +102,7 @@ class Matcher:
             # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
-        if tier and act.verb is not None and _not_done(ev.content, heavy) and not _NOT.search(q.text):
+        if tier and (act.verb or act.head) and _not_done(ev.content, heavy) and not _NOT.search(q.text):
             return 0  # 'the evening compartment still closed', 'I'll take it later': the act was not done
         return tier
 

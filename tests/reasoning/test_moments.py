@@ -227,3 +227,19 @@ def test_an_act_done_but_not_the_way_asked_is_a_no(tmp_path):
     assert said(store, "did i take my concerta on time yesterday", parse_time_ms("2027-01-16T10:00")) \
         .startswith("No, not on time: yesterday at 10:20")
     assert said(store, "did i take my concerta on time today", parse_time_ms("2027-01-16T10:00")).startswith("Yes")
+
+
+def test_something_only_expected_did_not_happen(tmp_path):
+    """'Did my boots come?' over a courier's 'will be delivered today' and nothing more is no yes; the box seen
+    handed over is."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import add_rows, day_log, said
+
+    store = day_log(tmp_path / "expected.db", [
+        ("2026-12-12T09:20", "text", "Parcelwise: Your parcel (safety boots) will be delivered today between 13:00 and 15:00."),
+    ])
+    at = parse_time_ms("2026-12-12T16:00")
+    assert not said(store, "did my safety boots come today", at).startswith("Yes")
+    add_rows(store, [("2026-12-12T13:40", "visual", "the safety boots came, a courier handing the box over at the door")])
+    assert said(store, "did my safety boots come today", at).startswith("Yes")

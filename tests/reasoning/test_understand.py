@@ -174,6 +174,12 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("how long ago did brian ring", "ago", ("ring from brian",)),
     ("how many times did the doorbell go today", "count", ("doorbell go",)),
     ("how long ago was my blood test", "ago", ("blood test",)),
+    ("how long were we at the hospital", "duration", ("at the hospital",)),  # 'we' asks what the wearer did
+    ("did we go to the pub last night", "exists", ("go to the pub",)),
+    ("wot time did kai get here", "guest", ("kai",)),  # words typed as said
+    ("did the van pass its mot", "exists", ("the van pass its mot",)),  # someone else did it
+    ("has the plumber been", "exists", ("been the plumber",)),
+    ("did lorraine have her bedtime tablet", "exists", ("lorraine have her bedtime tablet",)),
 ])
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
