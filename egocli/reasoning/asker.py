@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, neuro, prompts, retrieval, tcot, voice
+from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, voice
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.plan import Finding
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
@@ -54,6 +54,7 @@ def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | Non
     the parser's, when the fast path cannot read an open question's form)."""
     if req.baseline is not None:
         return _baseline(store, req, scope)
+    req = replace(req, question=spelling.corrected(store, req.question))  # 'hosptial' is the log's 'hospital'
     text = retrieval.query_text(req.question, req.choices)
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
