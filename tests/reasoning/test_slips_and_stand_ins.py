@@ -1,4 +1,5 @@
-"""A word typed wrong is read as the log's word; English words and words the log holds are left as typed."""
+"""A word typed wrong is read as the log's word (English words and words the log holds are left as typed); a line
+standing in for an answer is of the kind the question asks for."""
 
 from __future__ import annotations
 
@@ -22,4 +23,16 @@ def test_a_slip_is_read_as_the_logs_word(tmp_path):
     assert spelling.corrected(store, "whats on monday") == "whats on monday"
     answer = said(store, "when did I see my magnifyer", parse_time_ms("2027-03-04T12:00"))
     assert "10:20" in answer and "magnifier" in answer
+    store.close()
+
+
+def test_a_who_question_stands_on_a_line_where_someone_is(tmp_path):
+    """Without a computed answer, 'who moved my van keys?' is answered by the best line in which someone other
+    than the wearer speaks or is named, not by the wearer's own 'where are the van keys?'."""
+    store = day_log(tmp_path / "who.db", [
+        ("2027-03-04T07:52", "speech", "Aga: Clive. Your van keys fell down the back of the shelf. I put them in the fruit bowl."),
+        ("2027-03-04T12:42", "speech", "van keys. Where are the van keys? They go on the hook."),
+    ])
+    answer = said(store, "who moved my van keys", parse_time_ms("2027-03-04T14:00"))
+    assert "Aga" in answer, answer
     store.close()
