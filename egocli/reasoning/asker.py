@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, terms, voice
+from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, voice
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.plan import Finding
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
@@ -347,19 +347,8 @@ def best_hit(ctx: Context) -> Event | None:
     of the strong ones), or None when nothing relevant was retrieved."""
     shown = {e.id for e in ctx.storyline.events}
     ranked = [h.event for h in retrieval.answer_order(ctx.hits, ctx.scope.backwards) if h.event.id in shown]
-    fits = _ANSWER_KINDS.get(ctx.question.lower().split(maxsplit=1)[0] if ctx.question.strip() else "")
-    if fits is not None:  # 'who moved my keys?': of the best lines, one where someone other than the wearer is
-        ranked = [e for e in ranked[:TYPED_REACH] if fits(e)] + ranked
+    ranked = retrieval.typed_first(ctx.question, ranked)  # 'who moved my keys?': a line where someone is
     return ranked[0] if ranked else None
-
-
-TYPED_REACH = 3
-"""How many of the best lines a question's kind of answer (a person for 'who') may choose among."""
-_ANSWER_KINDS: dict[str, Callable[[Event], bool]] = {
-    "who": lambda e: bool(terms.speaker(e.content) or terms.names(e.content)),
-    "who's": lambda e: bool(terms.speaker(e.content) or terms.names(e.content)),
-}
-"""A question's first word -> what a line answering it holds."""
 
 
 def _with_source(ctx: Context, source: Event | None, cites: list[Citation], limit: int = 5) -> list[Citation]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from egocli.models.base import Embedder
+from egocli.reasoning import terms
 from egocli.reasoning.scope import TIME_TAG, Scope
 from egocli.store import Event, EventFilter, Store
 from egocli.store import vectors
@@ -148,6 +149,22 @@ def answer_order(hits: Sequence[Hit], backwards: bool = False) -> list[Hit]:
     best = chosen[0].score
     return sorted([h for h in chosen if h.score >= 0.8 * best], key=lambda h: -h.event.start_ms) + \
         [h for h in chosen if h.score < 0.8 * best]
+
+
+TYPED_REACH = 3
+"""How many of the best lines a question's kind of answer (a person for 'who') may choose among."""
+_SOMEONE = ("who", "who's")
+"""First words of a question whose answer is a person."""
+
+
+def typed_first(question: str, events: list[Event]) -> list[Event]:
+    """Events best first, those of the best TYPED_REACH that hold the kind of answer the question asks for put
+    first: for 'who', a line where someone other than the wearer speaks or is named."""
+    first = question.lower().split(maxsplit=1)[0] if question.strip() else ""
+    if first not in _SOMEONE:
+        return events
+    fit = [e for e in events[:TYPED_REACH] if terms.speaker(e.content) or terms.names(e.content)]
+    return fit + [e for e in events if e not in fit]
 
 
 def embed_missing(store: Store, embedder: Embedder, since_ms: int | None = None,
