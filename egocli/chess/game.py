@@ -4,7 +4,8 @@ re-read for this set on the first frames, the piece type weakly), decoded with a
 sequence so a late or missed frame, a hand over the board or a capture does not derail it. A move whose
 frames fit another legal move almost as well (a piece type the classifier cannot tell apart, a promotion) is
 flagged as uncertain with those moves, never silently guessed; the frames after it count too, so a later
-move that only one of them allows settles it."""
+move that only one of them allows settles it, and a later move that the other line plays otherwise is flagged
+too. A video whose first frames' colours are read badly is checked with a wider margin."""
 
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ middle game (30 sequences, default and self-calibrated model), BEAM 8 with (FRAM
 UNCERTAIN = 6.0
 """Nats by which a move's frames must fit it better than any other legal move there (and what follows) for it
 to be taken as read; below this it is flagged uncertain, with the moves that come that close."""
+COLOUR_TRUSTED = 0.85
+"""Share of the first frames' squares whose colour (empty/white/black) is read right (Evidence.colour_reads)
+below which moves are checked with UNCERTAIN_POOR: on the seed-2 test videos the close-up, where the board
+fills the frame, reads 0.84 and guessed 6 moves with UNCERTAIN (Ne2 read as c3, 8.6 nats behind it); the
+Scholar's Mate video 0.81 (its moves stand many frames: margins of 36 nats and more); the others 0.86-1.0."""
+UNCERTAIN_POOR = 10.0
+"""UNCERTAIN for a video whose colours are read badly (see COLOUR_TRUSTED)."""
 LOOKAHEAD = 2
 """Moves after a move whose frames also count for it (a bishop on e2 would have blocked the queen's Qh5)."""
 ALTERNATIVES = 8
@@ -186,9 +194,11 @@ class TrackedMove:
     uncertain: bool = False
     """True when the frames fit another legal move almost as well (see UNCERTAIN): not to be taken as read."""
     alternatives: tuple[str, ...] = ()
-    """The other moves (SAN, from the same position) that fit almost as well, best first."""
+    """The other moves that fit almost as well, best first: SAN from the same position, then the moves that an
+    alternative line to an earlier uncertain move plays here instead (SAN on that line)."""
     margin: float | None = None
-    """Nats by which the frames fit this move better than the best other move (or no move) there."""
+    """Nats by which the frames fit this move better than the best other move (or no move) there, or this
+    line better than an earlier move's alternative line that plays another move here, whichever is less."""
 
 
 @dataclass
@@ -259,18 +269,25 @@ class GameTracker:
         tables = [evidence.table(p, looks) for p, looks in zip(self._probs, self._looks)]
         root = _Node(self.start.copy(stack=False))
         steps = _steps(self._decode(root, tables, 0, None))
-        out, board = [], self.start.copy()
+        out: list[TrackedMove] = []
+        poor = (evidence.colour_reads if evidence.colour_reads is not None else 1.0) < COLOUR_TRUSTED
+        board, carried, limit = self.start.copy(), _Carried(), UNCERTAIN_POOR if poor else UNCERTAIN
         for k, step in enumerate(steps):
             before, begin = (steps[k - 1].node, steps[k - 1].frame + 1) if k else (root, 0)
             end = steps[k + LOOKAHEAD + 1].frame if k + LOOKAHEAD + 1 < len(steps) else len(tables)
-            margin, alternatives = self._check(before, tables[begin:end], begin, step.move)
+            check = self._check(before, tables[begin:end], begin, step.move, limit)
+            san = board.san(step.move)
+            alternatives, margin = check.alternatives, check.margin
             typed = bool(step.move.promotion) and (evidence.type_reads or 0.0) < TYPE_TRUSTED
             if typed:  # the four pieces look alike to a classifier that misreads this set's types
                 alternatives += tuple(s for s in _promotions(before.board, step.move) if s not in alternatives)
-            san = board.san(step.move)
+            later, gap = carried.take(k, san)
+            alternatives += tuple(s for s in later if _bare(s) not in map(_bare, alternatives))
+            margin = min(margin, gap)
+            carried.add(k, board, steps[k:], check.lines)
             board.push(step.move)
             out.append(TrackedMove(seconds=self.seconds[step.frame], san=san, fen=board.fen(),
-                                   uncertain=bool(margin < UNCERTAIN or typed), alternatives=alternatives,
+                                   uncertain=bool(margin < limit or typed), alternatives=alternatives,
                                    margin=round(float(np.clip(margin, -999.0, 999.0)), 1)))
         self._done = (self.frames, out)
         return out
@@ -279,20 +296,74 @@ class GameTracker:
                 must_move: bool = False) -> _Hypothesis:
         return decode(node, tables, offset, first, must_move, self.beam, self.move_cost, self.frame_cap)
 
-    def _check(self, before: _Node, tables: list[np.ndarray], offset: int, move: Any) -> tuple[float, tuple[str, ...]]:
-        """(margin of `move` over the best other first move or none, the other moves within UNCERTAIN)."""
+    def _check(self, before: _Node, tables: list[np.ndarray], offset: int, move: Any,
+               limit: float = UNCERTAIN) -> _Check:
+        """How well `move` and what follows fit against every other first move from `before` (or none), the
+        other first moves within `limit` nats listed."""
         chosen = self._decode(before, tables, offset, lambda m: m == move, must_move=True).score
         excluded = {move}
         alternatives: list[str] = []
+        lines: list[tuple[float, list[_Step]]] = []
         margin: float | None = None
+        moved = False  # once "no move" came within the limit, the other moves are still listed
         while len(alternatives) < ALTERNATIVES:
-            other = self._decode(before, tables, offset, lambda m: m not in excluded)
+            other = self._decode(before, tables, offset, lambda m: m not in excluded, must_move=moved)
             gap = chosen - other.score
             margin = gap if margin is None else margin
             steps = _steps(other)
-            if gap >= UNCERTAIN or not steps:
+            if gap >= limit:
                 break
+            if not steps:
+                if moved:
+                    break
+                moved = True
+                continue
             alternatives.append(before.board.san(steps[0].move))
+            lines.append((gap, steps))
             excluded.add(steps[0].move)
         assert margin is not None, "the loop runs once at least"
-        return margin, tuple(alternatives)
+        return _Check(margin, tuple(alternatives), lines)
+
+
+@dataclass(frozen=True)
+class _Check:
+    """A move checked against the other first moves from the same position."""
+
+    margin: float
+    """Nats by which the move's line fits better than the best line starting otherwise (or with no move)."""
+    alternatives: tuple[str, ...]
+    """The first moves of the lines within the limit (SAN), best first."""
+    lines: list[tuple[float, list[_Step]]]
+    """Those lines: (nats the move's line fits better, their steps)."""
+
+
+@dataclass
+class _Carried:
+    """Uncertainty carried forward: a later move of an alternative line that differs from the chosen line's
+    (Nf6 or Nh6 fit alike; after Nf6 the queen takes on f7, after Nh6 on h6) is an alternative to it too."""
+
+    later: dict[int, list[tuple[str, float]]] = field(default_factory=dict)
+    """Move index -> [(SAN of the other line's move there, nats the chosen line fits better)]."""
+
+    def add(self, k: int, board: Any, chosen: list[_Step], lines: list[tuple[float, list[_Step]]]) -> None:
+        """Carry the alternative lines of move k (played from `board`) over its next LOOKAHEAD moves."""
+        for gap, steps in lines:
+            other, mine = board.copy(stack=False), board.copy(stack=False)
+            for j, step in enumerate(steps[:LOOKAHEAD + 1]):
+                san = other.san(step.move)
+                if j and (j >= len(chosen) or _bare(san) != _bare(mine.san(chosen[j].move))):
+                    self.later.setdefault(k + j, []).append((san, gap))
+                other.push(step.move)
+                if j < len(chosen):
+                    mine.push(chosen[j].move)
+
+    def take(self, k: int, san: str) -> tuple[tuple[str, ...], float]:
+        """(the carried alternatives to move k that differ from `san`, the smallest gap; inf if none)."""
+        found = [(s, gap) for s, gap in self.later.pop(k, []) if _bare(s) != _bare(san)]
+        unique = tuple({_bare(s): s for s, _ in found[::-1]}.values())[::-1]
+        return unique, min((gap for _, gap in found), default=float("inf"))
+
+
+def _bare(san: str) -> str:
+    """A move without its check sign (one line's mate is another's check)."""
+    return san.rstrip("+#")
