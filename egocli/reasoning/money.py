@@ -136,6 +136,7 @@ PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], Questi
     ("money", rf"^(?:when|what time|at what time) did {WHO}'s (?:money|payment|transfer) (?:come in|come through|"
               r"arrive|land|go in)", plan("in")),
     ("money", rf"^how much (?:money )?did {WHO} {PAY}(?: me| us)", plan("in")),
-    ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?", plan("out")),
+    ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?{FOR}",
+     lambda groups, scope: plan("out")((groups[0], "", groups[1] or ""), scope)),
 )
 """The usual phrasings of the money form, (form, pattern, plan), for forms.py's rules."""

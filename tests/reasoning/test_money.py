@@ -33,6 +33,8 @@ def test_who_paid_whom_when_and_how(tmp_path):
     assert said(store, "did mr lindqvist pay me in cash", next_day).startswith("Not by cash")
     assert said(store, "have I paid owen back the thirty yet", next_day).startswith("No: I can't see you paying Owen")
     assert said(store, "has kieran paid me back", next_day).startswith("No")
+    # what the debt was for said after 'back': still the wearer paying Owen, which Owen's claim is not
+    assert said(store, "have i paid owen back for mum's present", next_day).startswith("No: I can't see you paying Owen")
 
 
 def test_a_bank_names_a_flatmate_by_initial_and_a_payment_by_what_for(tmp_path):
