@@ -322,6 +322,8 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
         raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
                          f"('{coming.group(0)}'): ask about one of them")
     named = [] if videos or future else relative_windows(question, at_ms)
+    named = [((lo, max(hi, at_ms + 1)), f"since {words}") if re.search(rf"\bsince {re.escape(words)}\b", question)
+             else ((lo, hi), words) for (lo, hi), words in named]  # 'since wednesday': from then until now
     moments = [] if videos or future else clock_moments(question, at_ms, [w for w, _ in named])
     notes = [words for _, words in named] + [words for _, words in moments]
     if moments:  # 'this morning at 7:48': the clock narrows the day

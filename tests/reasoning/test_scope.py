@@ -115,3 +115,15 @@ def test_a_contraction_typed_without_its_apostrophe_reads_as_one():
     assert apostrophes("the ids on the list") == "the ids on the list"
     at = parse_time_ms("2027-01-16T22:00")
     assert parse_scope("whats on tuesday", at).future == parse_scope("what's on tuesday", at).future is True
+
+
+def test_since_a_day_runs_from_then_until_the_question():
+    """'How many times has the carer been since Wednesday morning?' asked on Thursday evening counts Thursday too;
+    'since' is a time word, not part of what is counted."""
+    at = parse_time_ms("2027-03-04T21:00")
+    scope = parse_scope("how many times has the carer been since wednesday morning", at)
+    assert [(format_local(lo), format_local(hi)) for lo, hi in scope.windows] == \
+        [("2027-03-03 05:00:00", "2027-03-04 21:00:00")]
+    assert scope.notes == ["since wednesday morning"]
+    wednesday = parse_scope("how many times did the carer come on wednesday", at)
+    assert [format_local(hi) for _, hi in wednesday.windows] == ["2027-03-04 00:00:00"]
