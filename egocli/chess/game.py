@@ -49,7 +49,7 @@ ALTERNATIVES = 8
 """Most alternatives listed for an uncertain move."""
 TYPE_TRUSTED = 0.8
 """Share of the first frames' men whose type the classifier reads right (evidence.Evidence.type_reads) below
-which a promotion's piece is not taken from it: every promotion is flagged, with all four pieces."""
+which a promotion's piece is not taken from it: every promotion is flagged, with every promotion the pawn could make."""
 START_FRAMES = 5
 """First frames the evidence is fitted on, at most (they must show the start position's occupied squares)."""
 START_MISFIT = 8
@@ -174,11 +174,14 @@ def _steps(hyp: _Hypothesis) -> list[_Step]:
 
 
 def _promotions(board: Any, move: Any) -> list[str]:
-    """SAN of the other promotions on the same squares, queen first."""
+    """SAN of the pawn's other legal promotions: on the same square first, then on the others it can reach (a
+    capture to the other side: the squares' colours may be misread as well as the piece), queen first."""
     import chess
 
-    return [board.san(chess.Move(move.from_square, move.to_square, piece))
-            for piece in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT) if piece != move.promotion]
+    order = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+    others = [m for m in board.legal_moves if m.from_square == move.from_square and m.promotion and m != move]
+    others.sort(key=lambda m: (m.to_square != move.to_square, order.index(m.promotion)))
+    return [board.san(m) for m in others]
 
 
 @dataclass(frozen=True)
@@ -281,6 +284,7 @@ class GameTracker:
             typed = bool(step.move.promotion) and (evidence.type_reads or 0.0) < TYPE_TRUSTED
             if typed:  # the four pieces look alike to a classifier that misreads this set's types
                 alternatives += tuple(s for s in _promotions(before.board, step.move) if s not in alternatives)
+                alternatives = alternatives[:ALTERNATIVES]
             later, gap = carried.take(k, san)
             alternatives += tuple(s for s in later if _bare(s) not in map(_bare, alternatives))
             margin = min(margin, gap)
