@@ -36,11 +36,14 @@ PAID_ME = r"(?: me| us)?(?: the money| my money| it| that| (?:her|his|their) (?:
 FOR = r"(?: for (?:the |my |our |her |his )?([\w' ]+?))?"
 
 
-def plan(way: str) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
+def plan(way: str, how_said: bool = True) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
     """The plan of a money question's pattern: 'has Tasha paid me back?', 'did Mrs Okafor pay me in cash?' (way
-    'in'), 'have I paid Owen back?' ('out')."""
+    'in'), 'have I paid Owen back for the present?' ('out'). Its groups: who, how (unless not `how_said`), what
+    for."""
     def build(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
-        who, how, other = (groups + ("", ""))[:3]
+        if not how_said:
+            groups = (groups[0], "", *groups[1:])
+        who, how, other = (*groups, "", "")[:3]
         return QuestionPlan("money", who.removesuffix("'s"), other.strip(), f"{way}:{how}" if how else way)
     return build
 
@@ -137,6 +140,6 @@ PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], Questi
               r"arrive|land|go in)", plan("in")),
     ("money", rf"^how much (?:money )?did {WHO} {PAY}(?: me| us)", plan("in")),
     ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?{FOR}",
-     lambda groups, scope: plan("out")((groups[0], "", groups[1] or ""), scope)),
+     plan("out", how_said=False)),
 )
 """The usual phrasings of the money form, (form, pattern, plan), for forms.py's rules."""

@@ -1,18 +1,17 @@
 """Words of a question typed wrong, read as the log's words ('how long were we at the hosptial', 'when did joy
 find my magnifyer'): a word the log never holds, one slip from a word it does, is that word.
 
-A word of English (the embedder's vocabulary, models.catalog.english_words) is taken as meant: 'times' or
-'spend' absent from a kitchen log are not slips of 'tims' or 'send'; without that vocabulary nothing is changed.
 A slip is two neighbouring letters swapped; a letter missing, a letter too many or a letter typed for another
 only in a long word (in a short one it turns one real word into another: 'carer' is not 'care', nor 'fennel'
-'funnel'). The log's
-own search index says which words it holds (stemmed, as the search reads them), so nothing but the question's
-rare words is looked up and a year of events costs what a day does. A word of the lexicon (a question word, a
-time word) or a word the log already holds is never changed; of several repairs the one the log holds most
-often wins."""
+'funnel'). A word of English (the embedder's vocabulary, models.catalog.english_words), of the lexicon (a
+question word, a time word) or of the log is taken as meant: 'times' or 'spend' absent from a kitchen log are not
+slips of 'tims' or 'send'; without the English vocabulary nothing is changed. The log's own search index says
+which words it holds (stemmed, as the search reads them), so only the question's unknown words are looked up and
+a year of events costs what a day does; of several repairs the one the log holds most often wins."""
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 
@@ -31,14 +30,19 @@ _CAP = 1000
 """Events counted per word at most."""
 
 
-def _known() -> frozenset[str]:
+@functools.cache
+def _meant() -> frozenset[str]:
+    """Words never taken for slips: English (empty when its vocabulary is not installed), the lexicon's and the
+    search's stop words."""
+    english = english_words()
+    if not english:
+        return frozenset()
     lex = lexicon()
-    time = lex.time
-    out: set[str] = set(STOPWORDS)
+    out: set[str] = set(STOPWORDS) | english
     for group in lex.words.values():
         out |= set(group)
     for key in ("weekdays", "months", "parts", "moments", "ordinals"):
-        value = time.get(key, ())
+        value = lex.time.get(key, ())
         out |= set(value.split() if isinstance(value, str) else value)
     return frozenset(out)
 
@@ -57,10 +61,9 @@ def _slips(word: str) -> list[str]:
 
 def corrected(store: Store, question: str) -> str:
     """The question with each word the log lacks, one slip from a word it holds, replaced by that word."""
-    english = english_words()
-    if not english:
+    known = _meant()
+    if not known:
         return question
-    known = _known() | english
     out = question
     for typed in dict.fromkeys(_WORD.findall(apostrophes(question.lower()))):
         if len(typed) < SHORTEST or typed in known or store_windows.match_count(store, typed, 1):
