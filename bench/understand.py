@@ -33,6 +33,10 @@ Sets, each with its own log in $EGOCLI_HOME:
 - `garden`: two days of a retired teacher of 71 with macular degeneration and mild memory trouble who lives alone,
   keeps an allotment and helps at a food bank (bench/sets/garden*), 150 questions written the same way, committed
   before egocli was first run on them; log garden.db.
+- `school`: two days of a father of 39 with memory, attention and headache trouble after a head injury, on a phased
+  return to an office job, who does the school run for his two children while his partner works shifts
+  (bench/sets/school*), 150 questions written the same way, committed before egocli was first run on them; log
+  school.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -62,7 +66,8 @@ if str(ROOT) not in sys.path:  # run as a script; a PYTHONPATH naming the checko
 from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
-SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden")
+SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
+        "school")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -68,7 +68,8 @@ class Days:
 
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
-                                  Days("flatshare"), Days("market"), Days("garden"))}
+                                  Days("flatshare"), Days("market"), Days("garden"),
+                                  Days("school"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -86,7 +87,13 @@ a retired primary-school teacher of 71 with macular degeneration and some memory
 her cat (Sun 11, Mon 12 Apr 2027: a broken boiler and the plumber, church, the allotment, the food bank, the bus
 into town and a library book, a tablet taken late, a taxi to the eye clinic for an injection, a neighbour's lift,
 house keys and a magnifier put down in odd places, money paid back, given and still owed, a granddaughter's
-birthday moved twice), written the same way by a helper who never read egocli's code or answers."""
+birthday moved twice), written the same way by a helper who never read egocli's code or answers; school: a
+father of 39 with memory, attention and headache trouble after a head injury, on a phased return to an office job,
+who does the school run for his two children while his partner works shifts (Tue 18, Wed 19 May 2027: a lunch box
+and a PE kit forgotten, a work badge, a child's inhaler and his mother's car keys put down in odd places and found,
+paracetamol counted against a daily limit, a tablet taken late, the train to work, a neighbour's lift and a bus
+home from neuro rehab, a Lidl shop, money lent, paid back and still owed, the GP surgery and the school office rung,
+a football match moved twice), written the same way by a helper who never read egocli's code or answers."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
