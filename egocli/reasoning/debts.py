@@ -21,7 +21,7 @@ from egocli.store import Event
 
 ANY = r"(?: (?:any )?money| anything)?"
 FOR = r"(?: for [\w' ]+?)?"
-"""Words of a debt question's pattern (forms.py) that name no one: 'any money', 'for the electric'."""
+"""Words of a debt question's pattern (fastpath.py) that name no one: 'any money', 'for the electric'."""
 
 
 def plan(way: str) -> Callable[[tuple[str, ...], Scope | None], QuestionPlan]:
@@ -137,4 +137,4 @@ PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], Questi
     ("owed", rf"^(?:how much|what) do (?:i|we) (?:still )?owe {money.WHO}{FOR}", plan("out")),
     ("owed", rf"^(?:how much|what) does {money.WHO} (?:still )?owe (?:me|us){FOR}", plan("in")),
 )
-"""The usual phrasings of the owed form, (form, pattern, plan), for forms.py's rules."""
+"""The usual phrasings of the owed form, (form, pattern, plan), for fastpath.py's rules."""

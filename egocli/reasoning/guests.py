@@ -161,8 +161,7 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     stamp, name = asked.stamp, plan.action.strip()
     if not events:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "guest", name, stamp)
-    seen_at_door = _CUE["door"].search(events[0].content.lower()) and not _CUE["leave"].search(events[0].content.lower())
-    came = events[0] if seen_at_door else next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
+    came = _came(events)
     events = events[events.index(came):]  # 'starting dinner for Irene' before the doorbell is no visit yet
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
     told = " ".join(w if w in _ARTICLES | _JOINS else w.capitalize() for w in name.split())
@@ -182,3 +181,26 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     when = stamp(came.start_ms, came.source_id)
     return Finding("guest", f"{told} came {when}: {came.content}.", (came,),
                    f"{name}: first seen in person {when} ({came.content})")
+
+
+def _came(events: list[Event]) -> Event:
+    """The event of a visit that says the visitor came: seen at the door, else the first arrival, else the first."""
+    seen_at_door = _CUE["door"].search(events[0].content.lower()) and not _CUE["leave"].search(events[0].content.lower())
+    return events[0] if seen_at_door else next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
+
+
+_ARRIVING = frozenset(tuple(terms.stem(w) for w in verb.split()) for verb in VERBS["arrive"])
+"""The verbs of someone coming, stemmed word by word ('turning up' is ('turn', 'up'))."""
+
+
+def arrival(asked: Asked, phrase: str) -> list[Event] | None:
+    """When a phrase says someone came ('kwame turning up', 'susan and alfie arrived'): the event of their latest
+    visit that says they came; None for any other phrase, or when no visit of theirs is seen ('did removing the pan
+    come before ...' is no one's visit)."""
+    said = terms.words(phrase)
+    for n in (2, 1):
+        if len(said) > n and tuple(terms.stem(w) for w in said[-n:]) in _ARRIVING:
+            who = people(" ".join(said[:-n]))
+            events = visit(asked, who) if who else []
+            return [_came(events)] if events else None
+    return None

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, kinds, terms, visits
+from egocli.reasoning import actions, guests, kinds, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -33,7 +34,7 @@ _FROM_PLACE = re.compile(r"^(\w+(?: out)?) (out of|from|in|into|inside) (?:the |
 """'take out of the fridge', 'put in the drawer': an act and the container it went out of or into."""
 _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in": ("put", "put_in", "put_away"),
               "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
-_REMOTE = {actions.CLASS.get(terms.stem(w), w) for w in lexicon().verbs["remote"]}
+_REMOTE = {actions.CLASS.get(terms.stem(w), terms.stem(w)) for w in lexicon().verbs["remote"]}
 """Classes of acts done with someone elsewhere (calling, texting)."""
 _OUTGOING = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True)) +
                        r") (?:up )?(\w+)")
@@ -75,7 +76,17 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
 
 def which(asked: Asked, plan: QuestionPlan) -> Finding:
     """'Which did I do first (last), A or B?'."""
-    return _which(_matcher(asked), (plan.relation or "first", plan.action, plan.other), asked.stamp)
+    matcher = _matcher(asked)
+    return _which(matcher, (plan.relation or "first", plan.action, plan.other), asked.stamp,
+                  partial(occasions, asked, matcher))
+
+
+def occasions(asked: Asked, matcher: Matcher, phrase: str) -> list[Event]:
+    """The events of a phrase one of two compared things is ('kwame turning up': his arrival, by the visit guests.py
+    finds; others: the matcher's events, a call from someone only where a call is seen, not their words in the
+    room)."""
+    came = guests.arrival(asked, phrase)
+    return came if came is not None else [e for e in matcher.matches(phrase) if _with_person(phrase, e)]
 
 
 def ago(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -126,7 +137,8 @@ def _with_person(phrase: str, ev: Event) -> bool:
     no call from her ('call from anna') and no seeing her ('see anna')."""
     text = ev.content.lower()
     said = phrase.split()
-    if len(said) >= 3 and said[1] == "from" and actions.CLASS.get(terms.stem(said[0])) in _REMOTE:  # 'call from anna'
+    verb = terms.stem(said[0]) if said else ""
+    if len(said) >= 3 and said[1] == "from" and actions.CLASS.get(verb, verb) in _REMOTE:  # 'call from anna', 'texted from priya'
         # a call seen as one ('incoming call', 'Anna ringing'), not Anna's words in the room nor a call to her
         return bool(actions.REMOTE_WORDS.search(text)) and \
             said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
@@ -170,10 +182,11 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
                    f"{phrase}: yes, {times}{where}; last at {when}: {last.content}")
 
 
-def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str]) -> Finding:
+def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str],
+           find: Callable[[str], list[Event]]) -> Finding:
     """'Which did I do first (last), A or B?': the first time of each on the latest day both happen."""
     order, a, b = phrases
-    found_a, found_b = matcher.matches(a), matcher.matches(b)
+    found_a, found_b = find(a), find(b)
     if not found_a or not found_b:
         return nothing(matcher, "which", a if not found_a else b, stamp)
     both = sorted({local(e.start_ms).date() for e in found_a} & {local(e.start_ms).date() for e in found_b})

@@ -30,7 +30,7 @@ _OPEN = frozenset("when what how at".split())
 
 
 WHO = r"((?:the |my |our |mr |mrs |ms |miss |dr )?[a-z']+)"
-"""Who, in a question's pattern (forms.py): one name, a title before it."""
+"""Who, in a question's pattern (fastpath.py): one name, a title before it."""
 PAY = r"(?:paid|pay|sent|send|given|give|transferred|transfer)"
 PAID_ME = r"(?: me| us)?(?: the money| my money| it| that| (?:her|his|their) (?:share|half|bit|part|cut))?(?: back)?"
 FOR = r"(?: for (?:the |my |our |her |his )?([\w' ]+?))?"
@@ -142,4 +142,4 @@ PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], Questi
     ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?{FOR}",
      plan("out", how_said=False)),
 )
-"""The usual phrasings of the money form, (form, pattern, plan), for forms.py's rules."""
+"""The usual phrasings of the money form, (form, pattern, plan), for fastpath.py's rules."""

@@ -4,8 +4,11 @@ from matched events (the registry's `next` and `order` forms; temporal.py's Matc
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 
 from egocli.reasoning import actions, terms
+from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
@@ -16,7 +19,7 @@ from egocli.core.timeutil import local
 def order(asked: Asked, plan: QuestionPlan) -> Finding:
     """'Did I X before (after) Y?'."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
-    return _order(matcher, (plan.action, plan.relation or "before", plan.other), asked.stamp)
+    return _order(partial(occasions, asked, matcher), (plan.action, plan.relation or "before", plan.other), asked.stamp)
 
 
 def after(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -25,9 +28,9 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     return _next(asked.store, matcher, (plan.relation or "after", plan.action), asked.stamp)
 
 
-def _order(matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:
+def _order(find: Callable[[str], list[Event]], phrases: tuple[str, ...], stamp) -> Finding:
     first, relation, second = phrases
-    a, b = matcher.matches(first), matcher.matches(second)
+    a, b = find(first), find(second)
     if not a or not b:
         missing = first if not a else second
         return Finding("order", f"Nothing in the log about \"{missing}\".", tuple((a or b)[:1]),

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from egocli.core.lexicon import apostrophes, lexicon, rewrite
 from egocli.core.timephrases import spoken_clock
 from egocli.models.base import PrefixCachedModel
-from egocli.reasoning import forms, terms
+from egocli.reasoning import fastpath, forms, terms
 from egocli.reasoning.plan import RELATIONS, QuestionPlan
 from egocli.reasoning.scope import Scope
 
@@ -41,7 +41,7 @@ def by_rules(question: str, scope: Scope | None = None) -> QuestionPlan | None:
     text = rewrite(spoken_clock(apostrophes(question.lower())))  # 'at half ten' is 'at 10:30'
     if scope is not None:
         text = without_time_words(text, scope)
-    plan = forms.match(text, scope)
+    plan = fastpath.match(text, scope)
     return _cleaned(plan) if plan is not None else None
 
 

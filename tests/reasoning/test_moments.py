@@ -243,3 +243,26 @@ def test_something_only_expected_did_not_happen(tmp_path):
     assert not said(store, "did my safety boots come today", at).startswith("Yes")
     add_rows(store, [("2026-12-12T13:40", "visual", "the safety boots came, a courier handing the box over at the door")])
     assert said(store, "did my safety boots come today", at).startswith("Yes")
+
+
+EVENING = [  # (clock, modality, text): a call and a visitor, said in other words than the question's
+    ("13:10:00", "visual", "phone screen: incoming call, Jo"),
+    ("13:11:00", "speech", "Jo: change of plan, it's half seven at the Dulcimer now"),
+    ("16:40:00", "visual", "kitchen, chopping onions for a curry"),
+    ("17:15:00", "visual", "doorbell ringing, Kwame at the door with a bag of cans"),
+    ("17:16:00", "speech", "Kwame: alright? Is the match on yet?"),
+    ("17:40:00", "visual", "living room, the football on the telly"),
+]
+
+
+@pytest.fixture(scope="module")
+def evening() -> tuple[Store, object]:
+    return narrated_day(EVENING, seconds=4)
+
+
+@pytest.mark.slow
+def test_someone_turning_up_is_their_arrival_when_compared(evening):
+    which = _ask(evening, "kwame turning up or jo's phone call - which came first")  # his visit, seen at the door
+    assert which.text.lower().startswith("jo's phone call first") and _cited(which) == ["13:10", "17:15"]
+    order = _ask(evening, "did jo ring before or after kwame came round")
+    assert order.text.lower().startswith("call from jo first") and _cited(order) == ["13:10", "17:15"]

@@ -180,6 +180,13 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("did the van pass its mot", "exists", ("the van pass its mot",)),  # someone else did it
     ("has the plumber been", "exists", ("been the plumber",)),
     ("did lorraine have her bedtime tablet", "exists", ("lorraine have her bedtime tablet",)),
+    ("has hannah rung?", "exists", ("call from hannah",)),  # a call from her, 'me' unsaid
+    ("has priya texted", "exists", ("texted from priya",)),
+    ("did mum ring sam", "exists", ("mum ring sam",)),  # a call to someone else: no call from mum
+    ("did i go to the garden centre before or after i picked the van up", "which",
+     ("first", "go to the garden centre", "picked the van up")),
+    ("did leanne ring before or after i went in the spar", "which", ("first", "call from leanne", "went in the spar")),
+    ("jo's phone call or kwame turning up - which came first", "which", ("first", "jo's phone call", "kwame turning up")),
 ])
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
