@@ -281,7 +281,8 @@ def word_forms(word: str) -> set[str]:
 def has_word(answer: str, word: str) -> bool:
     """Whether the answer uses the word (or one of its forms) as a whole word or phrase."""
     text = answer.lower()
-    return any(re.search(rf"(?<![a-z]){re.escape(f)}(?![a-z])", text) for f in word_forms(word))
+    return any(re.search(rf"(?<![a-z{'0-9' if f[:1].isdigit() else ''}]){re.escape(f)}(?![a-z{'0-9' if f[-1:].isdigit() else ''}])",
+                         text) for f in word_forms(word))  # a number is no part of another ('9' is not in '19:49')
 
 
 _AMOUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "twenty": 20,

@@ -64,6 +64,7 @@ def lexicon() -> Lexicon:
     verbs = {k: (v if k == "classes" else _words(v)) for k, v in raw["verbs"].items()}
     time = {**raw["time"], "weekdays": tuple(raw["time"]["weekdays"].split()),
             "months": tuple(raw["time"]["months"].split()), "ordinals": tuple(raw["time"]["ordinals"].split()),
+            "short_alone": tuple(raw["time"]["short_alone"].split()),
             "past_after": tuple(w.replace("_", " ") for w in raw["time"]["past_after"].split()),
             "parts": {k: tuple(v) for k, v in raw["time"]["parts"].items()},
             "moments": {k: tuple(v) for k, v in raw["time"]["moments"].items()}}

@@ -8,7 +8,8 @@ Readings, each a span of whole days [first, last]:
   saying);
 - weekdays: 'Tuesday' or 'on/this Tuesday' (the next one after the saying), 'next Tuesday' (the one in the
   following calendar week), either with its day of the month ('Tuesday the eighth', 'Sat 12 Dec'), which wins;
-  a weekday's short form only before its number ('Sat 12'), so 'sat' and 'sun' stay words;
+  a weekday's short form before its number ('Sat 12'), or alone when it is no other word ('Thu 1pm'), so 'sat'
+  and 'sun' stay words;
 - 'on the eighth' / 'the 12th': the next day of that number;
 - 'tomorrow', 'the day after tomorrow', 'today', 'tonight', 'this afternoon', 'in N days/weeks';
 - 'next week' (Monday to Sunday of the following week), '(this) weekend', 'next weekend', 'next month'."""
@@ -43,6 +44,8 @@ _WEEKDAY = re.compile(r"\b(next|this coming|this past|this|on|coming|last)?\s*\b
                       r"\b(\s+(?:" + "|".join(sorted(_TIME["past_after"], key=len, reverse=True)) + r"))?")
 """A weekday, its lead word and day of the month; 'last Tuesday', 'on Tuesday last week' name past days."""
 _SHORT = re.compile(r"\b" + _SHORT_DAY + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:\s+" + _MONTH + r")?")
+_ALONE = re.compile(r"\b(" + "|".join(sorted(_TIME["short_alone"], key=len, reverse=True)) + r")\b\.?(?![-'\u2019])")
+"""A short weekday that is no other word, alone ('Thu 1pm', 'moved to Fri')."""
 _DATE = re.compile(r"(?<![\d:.])\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b|\b" + _MONTH +
                    r"\s+(\d{1,2})(?:st|nd|rd|th)?\b(?![:.]\d)")
 _THE_DAY = re.compile(r"\b(?:on the (" + _DIGITS + "|" + _NAMED + r")|the (\d{1,2}(?:st|nd|rd|th)))\b"
@@ -53,7 +56,7 @@ _WORDS = re.compile(r"\b(the day after tomorrow|tomorrow|tonight|later today|tod
                     r"next week|next weekend|"
                     r"(?:this |the )?weekend|next month|in (\d+|" + "|".join(map(re.escape, _NUMBERS)) +
                     r")\s+(days?|weeks?))\b")
-_ANY = re.compile(r"\b(?:" + "|".join(_WEEKDAYS) + "|" + "|".join(m[:3] for m in _MONTHS) +
+_ANY = re.compile(r"\b(?:" + "|".join([*_WEEKDAYS, *_TIME["short_alone"]]) + "|" + "|".join(m[:3] for m in _MONTHS) +
                   r"|tomorrow|tonight|today|week|weekend|month|\d{1,2}(?:st|nd|rd|th)|\d{4}-\d\d|" +
                   "|".join(_ORDINALS) + r")")
 """A quick test that a text may name a day at all, before it is read."""
@@ -82,6 +85,8 @@ def said_days(text: str, said_ms: int) -> list[Span]:
         add(m, None if past else _weekday(said, m.group(2), m.group(1), m.group(3), m.group(4)), bool(past))
     for m in _SHORT.finditer(lowered):
         add(m, _weekday(said, _full(m.group(1)), None, m.group(2), m.group(3)))
+    for m in _ALONE.finditer(lowered):
+        add(m, _weekday(said, _full(m.group(1)), None, None, None))
     for m in _DATE.finditer(lowered):
         month, number = (m.group(2), m.group(1)) if m.group(1) else (m.group(3), m.group(4))
         add(m, _day(_next_date(said, _dom(number), _month(month))))

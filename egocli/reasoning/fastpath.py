@@ -20,7 +20,7 @@ _WHEN = (r"(?:today|yesterday|tonight|earlier(?: today)?|this (?:morning|afterno
          r"in the (?:last|past) [\w ]+?|during the week|so far|recently|lately|most recently|in total|all week|"
          r"the last time|yet|already|at all|at any point|at any time|ever|altogether|in all|overall)")
 TAIL = rf"(?:,?\s+{_WHEN})*\s*[?.!]*$"
-LEAD = re.compile(rf"^(?!the last time\b)(?:{_WHEN}\s*,?\s*)+")
+LEAD = re.compile(rf"^(?!the last time\b)(?:{_WHEN}\s*[,:;\u2013\u2014-]?\s*)+")
 """Time words before or after the question proper: the scope reads them; the form ignores them."""
 _THE = r"(?:i |my |the |a |an )?"
 _ORDER = r"first|earlier|last|later|second"

@@ -107,17 +107,23 @@ def planned(asked: Asked, plan: QuestionPlan) -> Finding:
         return _plans_for(asked, span)
     if not query:
         return Finding("planned", "Nothing planned that I can see.", (), "no plan named")
-    hits = [ev for ev, _, _ in asked.store.search(query, EventFilter(until_ms=asked.scope.at_ms + 1, limit=200))]
+    hits = {ev.id: ev for ev, _, _ in asked.store.search(query, EventFilter(until_ms=asked.scope.at_ms + 1, limit=200))}
+    naming = [ev for ev in _naming(asked, span) if ev.modality in SPOKEN] if span is not None else []
+    on_day = {ev.id for ev in naming}  # said or written for that day ('Thu 17 Dec shift 10-6'), not a frame seen
+    hits |= {ev.id: ev for ev in naming}
     scored = []
-    for ev in hits:
+    for ev in hits.values():
         text = ev.content.lower()
         own = set(terms.terms(ev.content))
         named = terms.recall(content, own) if content else 0.0
-        day = sum(d in text for d in days) / len(days) if days else 0.0
-        if (content and named < 0.5) or (days and not day and not named):
-            continue
-        when = 1.0 if _WHEN_SAID.search(text) else 0.0
-        scored.append((named + day + 0.5 * when + (0.3 if ev.modality in SPOKEN else 0.0), ev.start_ms, ev))
+        day = 1.0 if ev.id in on_day else 0.0 if span is not None or not days else sum(d in text for d in days) / len(days)
+        if (content and named < 0.5 and not (ev.id in on_day and _CLOCK_SAID.search(text))) or \
+                (days and not day and not named):
+            continue  # a line naming the day but not the thing tells its plan only with a time ('Thu shift 10-6')
+        when = 1.0 if _WHEN_SAID.search(text) or _CLOCK_SAID.search(text) else 0.0
+        scored.append((named + day + 0.5 * when + (0.3 if ev.modality in SPOKEN else 0.0), ev.start_ms, ev, day))
+    if span is not None and any(s[3] for s in scored):  # the day asked about, when lines name it: a line that
+        scored = [s for s in scored if s[3]]            # names only the thing may be of any day ('a cold start')
     if not scored:
         matcher = Matcher(asked.store, asked.scope, asked.embedder)
         return nothing(matcher, "planned", plan.action, asked.stamp)
@@ -135,13 +141,10 @@ def _plans_for(asked: Asked, span: coming.Span) -> Finding:
     """The plans said or noted for the coming days `span` (read relative to when each line was said), one
     line a plan: per day, the line that says most (a note first), and others that day only if they name other
     things."""
-    at_ms = asked.scope.at_ms
-    flt = EventFilter(since_ms=at_ms - LOOKBACK_MS, until_ms=at_ms + 1, modalities=(*SPOKEN, "visual"), limit=MAX_READ)
     by_day: dict[date, list[Event]] = {}
-    for ev in asked.store.events(flt, newest_first=True):
+    for ev in _naming(asked, span):
         days = [d for d in coming.said_days(ev.content, ev.start_ms) if coming.overlaps(d, span)]
-        if days and days[0][0] >= local(at_ms).date():
-            by_day.setdefault(days[0][0], []).append(ev)
+        by_day.setdefault(days[0][0], []).append(ev)
     shown: list[tuple[date, Event]] = []
     for day in sorted(by_day):
         kept: list[Event] = []
@@ -157,6 +160,16 @@ def _plans_for(asked: Asked, span: coming.Span) -> Finding:
         for d, ev in shown if d == day) for day in dict.fromkeys(d for d, _ in shown))
     return Finding("planned", f"{lines}.", tuple(ev for _, ev in shown),
                    f"plans for {span[0]} to {span[1]}, by the days their lines name: {lines}")
+
+
+def _naming(asked: Asked, span: coming.Span) -> list[Event]:
+    """The lines said, read or seen before the question (newest first) that name a coming day of `span`, read
+    relative to when each was said, from the day of asking on."""
+    at_ms = asked.scope.at_ms
+    flt = EventFilter(since_ms=at_ms - LOOKBACK_MS, until_ms=at_ms + 1, modalities=(*SPOKEN, "visual"), limit=MAX_READ)
+    today = local(at_ms).date()
+    return [ev for ev in asked.store.events(flt, newest_first=True)
+            if any(coming.overlaps(d, span) and d[0] >= today for d in coming.said_days(ev.content, ev.start_ms))]
 
 
 def local_day(day: date) -> str:
@@ -178,5 +191,8 @@ _NEGATION = lexicon().words["negation"] | {"no"}
 _COMING_WORDS = frozenset(terms.terms(" ".join([*lexicon().words["coming"], *lexicon().time["months"],
                                                 *lexicon().time["ordinals"]])))
 """Words of a plan question that say it is a plan, not what the plan is."""
+_CLOCK_SAID = re.compile(r"\b\d{1,2}(?:[:.]\d\d)?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d\d\b|o'clock|\b\d{1,2}-\d{1,2}\b|"
+                         r"\b(?:half|quarter) (?:past |to )?\w+")
+"""A time of day said in a line ('10-6', 'half nine', '1pm')."""
 _WHEN_SAID = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|at \d|"
                         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'clock|booked|appointment|coming|will|going to)\b")

@@ -31,6 +31,8 @@ SAID = parse_time_ms("2026-12-01T09:12")  # a Tuesday
     ("back in two weeks", [date(2026, 12, 15)]),
     ("the first time I sat in the sun", []),  # no weekday's short form without its number
     ("we were on the second floor", []),  # an ordinal that names a floor, not a day
+    ("van MOT moved - Thu 1pm (not 8.30)", [date(2026, 12, 3)]),  # a short weekday that is no other word
+    ("sat in the sun with the wed photos", []),  # 'sat', 'sun' and 'wed' alone are words
 ])
 def test_a_line_names_the_days_it_is_said_for(text, days):
     assert [lo for lo, _ in said_days(text, SAID)] == days
@@ -86,3 +88,19 @@ def test_a_thing_said_for_a_coming_day_is_not_yet_done(tmp_path):
     assert said(store, "When did I water the plants?", at).startswith("Not that I can see")
     monday = said(store, "What's on Monday?", at)
     assert monday.startswith("Monday 30 November") and "refill" in monday
+
+
+def test_a_plan_asked_in_the_present_with_its_day_is_read_from_what_was_said(tmp_path):
+    """'What time do I start on Thursday?' asks about a coming Thursday: the lines said for that day answer (the
+    latest change, written 'Thu'), not a line that names only the word ('a cold start') nor last Thursday."""
+    store = day_log(tmp_path / "log.db", [
+        ("2026-11-26T09:00", "visual", "the shop floor on Thursday morning, starting the shift at nine"),
+        ("2026-11-28T07:53", "note", "shift swap with Dev: I work Thu 3 Dec 9 till 5.30"),
+        ("2026-11-29T20:16", "speech", "Dev: Carol's redone the rota, so Thu is ten till six now"),
+        ("2026-11-29T20:17", "note", "Thu shift now 10-6"),
+        ("2026-11-29T20:40", "speech", "(radio) a cold start for most of us tomorrow, with patchy fog"),
+    ])
+    at = parse_time_ms("2026-11-29T21:00")  # a Sunday
+    answer = said(store, "what time do I start on thursday", at)
+    assert "10-6" in answer and "cold start" not in answer
+    assert "10-6" in said(store, "thursday - what time's my shift now", at)
