@@ -153,6 +153,8 @@ def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
 
 _MEALS = "|".join(meals.HOURS)
 _PERSON = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?:(?:,| and| &) [a-z']+)*)"
+_VISITOR = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?: [a-z']+)?(?:(?:,| and| &) [a-z']+)*)"
+"""Someone who comes: a name or a role of one or two words ('the boiler engineer', 'susan and alfie')."""
 _RANG = r"call|called|ring|rung|rang|phone|phoned|give me a (?:call|ring)"
 """A verb of someone phoning the wearer ('when did Karen ring?': the calls from Karen)."""
 _REMOTE_VERB = r"call|ring|phone|text|message|email|write|get in touch|video call"
@@ -177,8 +179,10 @@ RULES: tuple[Rule, ...] = (
                      r"on |planned |booked |arranged |coming up |seeing |meeting )?(.+?)", _planned),
     _rule("planned", r"^(?:do|have|did) i (?:have|got|plan|arrange|book) (?:anything |something |any plans? )?(.+?)",
           _planned),
-    _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} ({_GUEST_VERB})"
-                   r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?", _guest),
+    _rule("guest", rf"^(?:when|what time|at what time) did {_VISITOR} ({_GUEST_VERB})"
+                   r"(?: (?:here|round|over|home|in|to see (?:me|us)|for (?:dinner|lunch|tea|coffee)))?"
+                   r"(?: (?:for|from) (?:the |my |our )?[\w']+(?: [\w']+)?| and (?:get|pick up|collect|fetch) (?:me|us))?",
+          _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
     _rule("guest", rf"^how long (?:was|were) {_PERSON} (round|over)(?: for)?", _guest),
     _rule("guest", r"^who(?:'s| is| has| have)? (?:been|came|come|called|popped|dropped)(?: round| over| by| in)?"

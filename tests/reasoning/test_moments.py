@@ -266,3 +266,6 @@ def test_someone_turning_up_is_their_arrival_when_compared(evening):
     assert which.text.lower().startswith("jo's phone call first") and _cited(which) == ["13:10", "17:15"]
     order = _ask(evening, "did jo ring before or after kwame came round")
     assert order.text.lower().startswith("call from jo first") and _cited(order) == ["13:10", "17:15"]
+
+    came = _ask(evening, "what time did kwame turn up for the match")  # who came, and what for
+    assert came.text.startswith("Kwame came") and _cited(came) == ["17:15"]

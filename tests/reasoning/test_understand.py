@@ -186,6 +186,10 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("did i go to the garden centre before or after i picked the van up", "which",
      ("first", "go to the garden centre", "picked the van up")),
     ("did leanne ring before or after i went in the spar", "which", ("first", "call from leanne", "went in the spar")),
+    ("what time did the boiler engineer turn up?", "guest", ("the boiler engineer", "arrive")),  # two words
+    ("when did lisa turn up for ellie", "guest", ("lisa", "arrive")),
+    ("when did sam get home from work", "guest", ("sam", "arrive")),
+    ("what time did tasha come and get me", "guest", ("tasha", "arrive")),
     ("jo's phone call or kwame turning up - which came first", "which", ("first", "jo's phone call", "kwame turning up")),
 ])
 def test_everyday_wordings_read_their_plan(question, form, slots):
