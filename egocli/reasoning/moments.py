@@ -55,7 +55,8 @@ def at(asked: Asked, plan: QuestionPlan) -> Finding:
     if place is None or place in found.events:
         return found
     when = asked.stamp(place.start_ms, place.source_id)
-    return Finding("at", f"At {place.content} (from {when}). {found.text}", (place, *found.events),
+    where, known = visits.said_place(place)
+    return Finding("at", f"At {where} ({known} {when}). {found.text}", (place, *found.events),
                    f"where: {when}: {place.content}; {found.facts}")
 
 

@@ -43,6 +43,9 @@ _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
 """What names home as the place of a move ('get back', 'get in', 'get home')."""
+_SIGN = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_LEX["signs"], key=len, reverse=True)) +
+                   r")\b", re.I)
+"""A line read from a sign where one is ('sign - Millbrook Surgery - Practice Nurse Clinics')."""
 _LEADING, _NOT_PLACES, _HOME_WORDS = (frozenset(_LEX[k]) for k in ("leading", "not_places", "home_words"))
 names = terms.names
 """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
@@ -264,15 +267,26 @@ PLACE_REACH_MS = 3 * 3_600_000
 
 
 def place_at(store: Store, at_ms: int) -> Event | None:
-    """The event naming where one was at a moment: the latest before it that names a place (a proper name that is
-    no one's, or an arrival) with no departure between it and the moment, else None. Whoever speaks in the log
+    """The event naming where one was at a moment: the latest sign read or arrival seen before it with no departure
+    between, else the latest frame naming a proper name that is no one's, else None. Whoever speaks in the log
     around then is a person, not a place ('Ellie scoring' names no place; 'Hollins Park' does)."""
     around = store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + PLACE_REACH_MS, None, 4000)
     people = {w for e in around if e.modality == "speech" for w in words(terms.speaker(e.content))}
-    before = [e for e in around if e.modality == "visual" and e.start_ms <= at_ms]
+    before = [e for e in around if (e.modality == "visual" or _SIGN.match(e.content)) and e.start_ms <= at_ms]
+    named = None
     for ev in reversed(before):
-        if leaves(ev):
-            return None
-        if arrives(ev) or any(not set(words(n)) <= people for n in names(ev.content)):
-            return ev
-    return None
+        if ev.modality == "visual" and leaves(ev):
+            return named
+        if _SIGN.match(ev.content) or (ev.modality == "visual" and arrives(ev)):
+            return ev  # a sign read or an arrival seen since the last departure says where
+        if named is None and any(not set(words(n)) <= people for n in names(ev.content)):
+            named = ev  # a name in a frame ('Christmas trees', 'Westfield 1-0 up') only when nothing says more
+    return named
+
+
+def said_place(ev: Event) -> tuple[str, str]:
+    """How a place event is told: (its words, how it was known): a sign's words without 'sign -' and 'a sign
+    read', else the frame's words and 'seen'."""
+    if _SIGN.match(ev.content):
+        return _SIGN.sub("", ev.content, count=1).strip(" \u2014\u2013-:"), "a sign read"
+    return ev.content, "seen"

@@ -269,3 +269,17 @@ def test_someone_turning_up_is_their_arrival_when_compared(evening):
 
     came = _ask(evening, "what time did kwame turn up for the match")  # who came, and what for
     assert came.text.startswith("Kwame came") and _cited(came) == ["17:15"]
+
+
+@pytest.mark.slow
+def test_a_sign_read_says_where_one_was():
+    """'Where was I at half twelve?': the sign read on arriving names the place; a name in a frame since then
+    ('Christmas cards') does not, nor does the street walked along before it."""
+    store = narrated_day([
+        ("11:54:00", "visual", "Keppel Road, red-brick terraces, walking fast past recycling boxes"),
+        ("12:01:00", "text", "sign — Chorlton Physio Clinic — 212 Barlow Moor Road"),
+        ("12:20:00", "visual", "a rack of Christmas cards by the reception desk"),
+        ("12:29:00", "visual", "a poster of the muscles of the shoulder and back"),
+    ], seconds=4)
+    answer = _ask(store, "where was I at half twelve")
+    assert answer.text.startswith("At Chorlton Physio Clinic") and "a sign read" in answer.text
