@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
 from egocli.reasoning import terms
+from egocli.store import Event
 
 _VERBS = lexicon().verbs
 _CLASSES = _VERBS["classes"]
@@ -193,3 +194,36 @@ def places(text: str, head: str) -> bool:
         elif seen and tok in LOCATIVE and any(t not in terms.STOP and t.isalpha() for t in tokens[i + 1:i + 4]):
             return True
     return False
+
+
+NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexicon().words["negation"] |
+                                           lexicon().words["intention"]}, key=len, reverse=True)) +
+                 r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
+"""A line saying something was not done, or is still to be done."""
+_READ = ("text", "note")
+"""Lines read or written, where a clause opening with a bare verb and saying how often tells what to do."""
+_REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["regimen"]), key=len,
+                                                  reverse=True)) + r")\b", re.I)
+"""How often or how to do it, as an instruction says ('daily', 'twice a day', 'with food')."""
+_PARTS = re.compile(r"\s*(?:[,;.:!?]+|\s[\u2014\u2013-]\s)\s*")
+
+
+def not_done(ev: Event, heavy: list[str]) -> bool:
+    """Whether the sentence of a line that names the phrase says it was not (or is still to be) done: 'lunch is
+    done. I need to call the pharmacy' has lunch done; a line read or written that tells what to do ('pharmacy
+    label - Take ONE tablet daily with food') is no doing of it."""
+    said = set(heavy)
+    if any(NOT.search(part) and set(terms.terms(part)) & said for part in terms.clauses(ev.content)):
+        return True
+    return ev.modality in _READ and any(_instructs(part) and set(terms.terms(part)) & said
+                                        for part in _PARTS.split(ev.content))
+
+
+def _instructs(part: str) -> bool:
+    """Whether a clause opens with a verb in its bare form and says how often ('Take ONE tablet daily with food'):
+    an instruction, not a thing done ('took', 'taking' are done; 'take cutting board' narrates an act)."""
+    tokens = _tokens(part)
+    if not tokens or tokens[0] in terms.IRREGULAR or tokens[0].endswith(("ed", "ing", "s")) or \
+            not _REGIMEN.search(part):
+        return False
+    return _verb_at(tokens, 0)[0] is not None

@@ -102,7 +102,7 @@ class Matcher:
             # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
-        if tier and (act.verb or act.head) and _not_done(ev.content, heavy) and not _NOT.search(q.text):
+        if tier and (act.verb or act.head) and actions.not_done(ev, heavy) and not actions.NOT.search(q.text):
             return 0  # 'the evening compartment still closed', 'I'll take it later': the act was not done
         return tier
 
@@ -136,17 +136,6 @@ _SAYING = frozenset(terms.stem(w) for w in lexicon().words["saying"]) | \
 _PLAN_DAY = re.compile(r"\b(?:tomorrow|tonight|next (?:week|month)|(?:on |this |next )?(?:mon|tues|wednes|thurs|fri|satur|"
                        r"sun)day|(?:at|to|for|until|by|from) \d{1,2}[:.]\d{2})\b", re.I)
 """A day or a clock time named in something said or read ('moved to 14:00'): what it says is planned for then."""
-_NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexicon().words["negation"] |
-                                            lexicon().words["intention"]}, key=len, reverse=True)) +
-                  r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
-"""A line saying something was not done, or is still to be done."""
-
-
-def _not_done(text: str, heavy: list[str]) -> bool:
-    """Whether the sentence of a line that names the phrase says it was not (or is still to be) done: 'lunch
-    is done. I need to call the pharmacy' has lunch done."""
-    return any(_NOT.search(part) and set(terms.terms(part)) & set(heavy) for part in terms.clauses(text))
-
 
 def _names_only(text: str, things: list[str]) -> bool:
     """Whether a text opens with one of the things and has no word of an act ('Lisinopril tablet with water';

@@ -116,3 +116,16 @@ def test_a_reading_of_another_line_than_the_closest_is_said_beside_it(store):
 def test_a_finding_of_several_lines_is_given_as_computed(store):
     ans = _phrased(store, "What did I do this morning?", "You had a quiet morning at home.")
     assert "blue room" in ans.text and ans.decided_by == "symbolic"
+
+
+def test_an_instruction_read_is_no_doing_of_it(tmp_path):
+    """A label that says how to take a tablet ('Take ONE tablet daily with food') is not a tablet taken; a
+    narration in the same bare form without a regimen ('take cutting board') still is an act."""
+    store = day_log(tmp_path / "log.db", [
+        ("2026-12-04T06:52", "visual", "kitchen counter, taking the small white thyroid tablet with water"),
+        ("2026-12-04T14:02", "text", "pharmacy label — FERROUS FUMARATE 210MG TABLETS — Take ONE tablet daily with food"),
+        ("2026-12-04T18:33", "visual", "at the table, taking one brown tablet from the new box with dinner"),
+        ("2026-12-04T19:00", "text", "take cutting board"),
+    ])
+    assert _ask(store, "how many tablets did I take today?").startswith("2 times")
+    assert _ask(store, "did I take the cutting board?").startswith("Yes")
