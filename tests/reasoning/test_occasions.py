@@ -129,3 +129,13 @@ def test_an_instruction_read_is_no_doing_of_it(tmp_path):
     ])
     assert _ask(store, "how many tablets did I take today?").startswith("2 times")
     assert _ask(store, "did I take the cutting board?").startswith("Yes")
+
+
+def test_calling_someone_in_is_no_phone_call(tmp_path):
+    """'A nurse calling Dad in for a vision test' summons him: no call from or to him."""
+    store = day_log(tmp_path / "log.db", [
+        ("2026-12-04T08:20", "visual", "phone screen lighting up: incoming call from Dad"),
+        ("2026-12-04T10:15", "visual", "a nurse calling Dad in for a vision test and putting drops in his eyes"),
+        ("2026-12-04T12:14", "visual", "phone screen lighting up: incoming call from Dad"),
+    ])
+    assert _ask(store, "how many times has dad called me today").startswith("2 times")
