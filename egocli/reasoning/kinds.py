@@ -20,6 +20,8 @@ ACTS = frozenset(act for spec in _KINDS.values() for act in spec.get("acts", "")
 """Verbs that ask for a kind's events as something done ('pay by card'), where its nouns name them as things."""
 _SENDERS = {kind: re.compile(spec["sender"]) for kind, spec in _KINDS.items()}
 _MARKS = {kind: re.compile("|".join(spec["marks"])) for kind, spec in _KINDS.items()}
+_OUTGOING = {kind: re.compile(spec["outgoing"]) for kind, spec in _KINDS.items() if "outgoing" in spec}
+"""A line of the kind that went out from the wearer ('dialling the garage'): none of it is from anyone."""
 _WAYS = {kind: {way: re.compile(p) for way, p in spec.get("ways", {}).items()} for kind, spec in _KINDS.items()}
 _OBJECTS = {kind: frozenset(spec.get("objects", "").split()) for kind, spec in _KINDS.items()}
 _GAPS = {kind: int(spec.get("gap_s", 0)) * 1000 for kind, spec in _KINDS.items()}
@@ -127,8 +129,8 @@ def _is(ev: Event, kind: str) -> bool:
 
 
 def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
-    """The events of the kind a phrase asks for in the scope, oldest first (from its sender when named); None
-    when the phrase asks for no kind."""
+    """The events of the kind a phrase asks for in the scope, oldest first (from its sender when named, and then
+    none the wearer sent: 'calling Dad' is no call from him); None when the phrase asks for no kind."""
     want = asked(phrase)
     if want is None:
         return None
@@ -138,7 +140,8 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
         until = min(hi, scope.at_ms + 1) if hi is not None else scope.at_ms + 1
         for ev in store.events(EventFilter(since_ms=lo, until_ms=until, modalities=("text", "visual", "note"),
                                            limit=LIMIT)):
-            if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)):
+            if _is(ev, want.kind) and (not want.sender or (_is_from(store, ev, want) and not (
+                    want.kind in _OUTGOING and _OUTGOING[want.kind].search(ev.content)))):
                 found[ev.id] = ev
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered

@@ -139,3 +139,9 @@ def test_calling_someone_in_is_no_phone_call(tmp_path):
         ("2026-12-04T12:14", "visual", "phone screen lighting up: incoming call from Dad"),
     ])
     assert _ask(store, "how many times has dad called me today").startswith("2 times")
+
+
+def test_the_phone_ringing_is_the_calls_that_came_in(store):
+    """Of the day's three calls, only Dad's rang: calling Omar and dialling the garage went out."""
+    assert _ask(store, "How many phone calls did I have today?").startswith("3 times")
+    assert _ask(store, "how many times did the phone ring today?").startswith("1 time")
