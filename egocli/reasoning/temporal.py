@@ -264,17 +264,11 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
         if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
-            return _moment(groups[-1][0], phrase, asked.stamp)
+            return visits.one_moment(asked, groups[-1][0], phrase,
+                                     lambda place: matcher.matches(place, verb_first=False))
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)
-
-
-def _moment(ev: Event, phrase: str, stamp) -> Finding:
-    """A stay the log shows one moment of: that moment, and no length (its clip's few seconds are not the stay's)."""
-    when = stamp(ev.start_ms, ev.source_id)
-    return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
-                   f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
 
 
 def where(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
 from egocli.reasoning import terms
-from egocli.reasoning.plan import Asked
+from egocli.reasoning.plan import Asked, Finding
+from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
 
@@ -290,3 +291,45 @@ def said_place(ev: Event) -> tuple[str, str]:
     if _SIGN.match(ev.content):
         return _SIGN.sub("", ev.content, count=1).strip(" \u2014\u2013-:"), "a sign read"
     return ev.content, "seen"
+
+
+_MOVING = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+"""A way of getting about seen in a frame ('walking across a parade of shops', 'the bus kneeling at the kerb')."""
+MOVED_ON_MS = 3 * 3_600_000
+"""How long after its last moment a stay may be seen to end."""
+
+
+def one_moment(asked: Asked, ev: Event, phrase: str, find: Find) -> Finding:
+    """A stay with no departure seen, its last mention `ev` one moment: when its visit began with a sign read or an
+    arrival seen ('sign - Millbrook Surgery'), it lasted, it seems, until one was next seen on the move or read the
+    sign of another place after that moment; else that moment and no length (its clip's few seconds are not the
+    stay's)."""
+    opened = [v for v in visits(asked, " ".join(_bare(words(phrase))) or phrase, find) if v.end is None]
+    begin = opened[-1].begin if opened and opened[-1].begin.start_ms <= ev.start_ms else ev
+    end = _moved_on(asked, begin, max(begin.start_ms, ev.start_ms)) \
+        if _SIGN.match(begin.content) or (begin.modality == "visual" and arrives(begin)) else None
+    if end is not None:
+        when, until = asked.stamp(begin.start_ms, begin.source_id), asked.stamp(end.start_ms, end.source_id)
+        lasted = say_duration(end.start_ms - begin.start_ms)
+        return Finding("duration", f"It seems about {lasted}: from {when} ({begin.content}) until {until}, when you "
+                       f"were next seen on the move or somewhere else ({end.content}).", (begin, end),
+                       f"{phrase}: from {when} ({begin.content}); no departure seen; next on the move or elsewhere at "
+                       f"{until} ({end.content}): about {lasted}, inferred", False)
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
+                   f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
+
+
+def _moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
+    """The first frame after `after_ms` showing a way of getting about, or a sign read of another place than the
+    stay's beginning names."""
+    own = {w for n in names(begin.content) for w in words(n)}
+    later = store_windows.overlapping(asked.store, after_ms + 1, min(after_ms + MOVED_ON_MS, asked.scope.at_ms),
+                                      begin.source_id, 2000)
+    for nxt in later:
+        if nxt.start_ms <= after_ms:
+            continue
+        if (nxt.modality == "visual" and _MOVING.search(nxt.content.lower())) or \
+                (_SIGN.match(nxt.content) and not own & set(words(nxt.content))):
+            return nxt
+    return None

@@ -283,3 +283,18 @@ def test_a_sign_read_says_where_one_was():
     ], seconds=4)
     answer = _ask(store, "where was I at half twelve")
     assert answer.text.startswith("At Chorlton Physio Clinic") and "a sign read" in answer.text
+
+
+@pytest.mark.slow
+def test_a_stay_with_no_departure_seen_ends_when_one_is_next_on_the_move():
+    """'How long was I at the surgery?': from the arrival to the walk away, said as a reading ('It seems'), where
+    no line says 'leaving'; a mention in between (the appointment card) does not end it."""
+    store = narrated_day([
+        ("15:02:00", "visual", "pulling into a small car park beside a low brick building"),
+        ("15:02:30", "text", "sign — Millbrook Surgery — Practice Nurse Clinics"),
+        ("15:24:00", "visual", "a small treatment room, a blood pressure cuff on the desk"),
+        ("15:34:00", "text", "appointment card — Millbrook Surgery — Diabetes review — Tue 16 March"),
+        ("15:42:00", "visual", "walking across a small parade of shops, a green cross lit up over one of them"),
+    ], seconds=4)
+    answer = _ask(store, "how long was I at the surgery")
+    assert answer.text.startswith("It seems about 40 min") and _cited(answer)[:2] == ["15:02", "15:42"]
