@@ -259,13 +259,12 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
     if (kind := kinds.asked(phrase)) is not None and kind.kind == "call":  # a call lasts while it is talked on
         return _took([kinds.conversation(asked.store, ev) for ev in found], phrase, asked.stamp, spent)
     if act.verb is None:  # a stay ('at the dentist'): its visit, else its mentions over a while
-        visit = visits.stay(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
-        if visit is not None and visit.end is not None:  # from arriving to leaving: the moments, not the clips
+        stays = visits.stays(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        if (visit := visits.last_closed(stays)) is not None and visit.end is not None:  # arriving to leaving
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
         if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
-            return visits.one_moment(asked, groups[-1][0], phrase,
-                                     lambda place: matcher.matches(place, verb_first=False))
+            return visits.one_moment(asked, groups[-1][0], phrase, stays)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

@@ -208,10 +208,14 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
     return home
 
 
-def stay(asked: Asked, place: str, find: Find) -> Visit | None:
-    """The latest visit to a place that has a departure, for 'how long was I at ...?'."""
-    place = " ".join(_bare(words(place))) or place
-    closed = [v for v in visits(asked, place, find) if v.end is not None and v.end.start_ms > v.begin.start_ms]
+def stays(asked: Asked, place: str, find: Find) -> list[Visit]:
+    """The visits to a place as a question names it ('at the dentist'), for 'how long was I at ...?'."""
+    return visits(asked, " ".join(_bare(words(place))) or place, find)
+
+
+def last_closed(seen: list[Visit]) -> Visit | None:
+    """The latest of the visits that has a departure."""
+    closed = [v for v in seen if v.end is not None and v.end.start_ms > v.begin.start_ms]
     return closed[-1] if closed else None
 
 
@@ -299,12 +303,12 @@ MOVED_ON_MS = 3 * 3_600_000
 """How long after its last moment a stay may be seen to end."""
 
 
-def one_moment(asked: Asked, ev: Event, phrase: str, find: Find) -> Finding:
-    """A stay with no departure seen, its last mention `ev` one moment: when its visit began with a sign read or an
-    arrival seen ('sign - Millbrook Surgery'), it lasted, it seems, until one was next seen on the move or read the
-    sign of another place after that moment; else that moment and no length (its clip's few seconds are not the
-    stay's)."""
-    opened = [v for v in visits(asked, " ".join(_bare(words(phrase))) or phrase, find) if v.end is None]
+def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit]) -> Finding:
+    """A stay with no departure seen among the visits `seen`, its last mention `ev` one moment: when its visit began
+    with a sign read or an arrival seen ('sign - Millbrook Surgery'), it lasted, it seems, until one was next seen
+    on the move or read the sign of another place after that moment; else that moment and no length (its clip's
+    few seconds are not the stay's)."""
+    opened = [v for v in seen if v.end is None]
     begin = opened[-1].begin if opened and opened[-1].begin.start_ms <= ev.start_ms else ev
     end = _moved_on(asked, begin, max(begin.start_ms, ev.start_ms)) \
         if _SIGN.match(begin.content) or (begin.modality == "visual" and arrives(begin)) else None
