@@ -220,3 +220,12 @@ def parse_phrase(text: str, now: datetime) -> datetime | None:
     if part is not None:
         return moment.replace(hour=part[0], minute=part[1])
     return moment
+
+
+_TIME_OF_DAY = re.compile(r"\b\d{1,2}(?:[:.]\d\d)?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d\d\b|o'clock|\b\d{1,2}-\d{1,2}\b|"
+                          r"\b(?:half|quarter) (?:past |to )?\w+")
+
+
+def says_clock(text: str) -> bool:
+    """Whether a line says a time of day ('10:30', '1pm', hours '10-6', 'half nine', 'one o'clock')."""
+    return bool(_TIME_OF_DAY.search(text.lower()))

@@ -8,6 +8,7 @@ import re
 from datetime import date
 
 from egocli.core.lexicon import lexicon
+from egocli.core.timephrases import says_clock
 from egocli.core.timeutil import local
 from egocli.reasoning import coming, kinds, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
@@ -117,10 +118,10 @@ def planned(asked: Asked, plan: QuestionPlan) -> Finding:
         own = set(terms.terms(ev.content))
         named = terms.recall(content, own) if content else 0.0
         day = 1.0 if ev.id in on_day else 0.0 if span is not None or not days else sum(d in text for d in days) / len(days)
-        if (content and named < 0.5 and not (ev.id in on_day and _CLOCK_SAID.search(text))) or \
+        if (content and named < 0.5 and not (ev.id in on_day and says_clock(text))) or \
                 (days and not day and not named):
             continue  # a line naming the day but not the thing tells its plan only with a time ('Thu shift 10-6')
-        when = 1.0 if _WHEN_SAID.search(text) or _CLOCK_SAID.search(text) else 0.0
+        when = 1.0 if _WHEN_SAID.search(text) or says_clock(text) else 0.0
         scored.append((named + day + 0.5 * when + (0.3 if ev.modality in SPOKEN else 0.0), ev.start_ms, ev, day))
     if span is not None and any(s[3] for s in scored):  # the day asked about, when lines name it: a line that
         scored = [s for s in scored if s[3]]            # names only the thing may be of any day ('a cold start')
@@ -191,8 +192,5 @@ _NEGATION = lexicon().words["negation"] | {"no"}
 _COMING_WORDS = frozenset(terms.terms(" ".join([*lexicon().words["coming"], *lexicon().time["months"],
                                                 *lexicon().time["ordinals"]])))
 """Words of a plan question that say it is a plan, not what the plan is."""
-_CLOCK_SAID = re.compile(r"\b\d{1,2}(?:[:.]\d\d)?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d\d\b|o'clock|\b\d{1,2}-\d{1,2}\b|"
-                         r"\b(?:half|quarter) (?:past |to )?\w+")
-"""A time of day said in a line ('10-6', 'half nine', '1pm')."""
 _WHEN_SAID = re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next|at \d|"
                         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)|o'clock|booked|appointment|coming|will|going to)\b")
