@@ -205,7 +205,6 @@ _READ = ("text", "note")
 _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["regimen"]), key=len,
                                                   reverse=True)) + r")\b", re.I)
 """How often or how to do it, as an instruction says ('daily', 'twice a day', 'with food')."""
-_PARTS = re.compile(r"\s*(?:[,;.:!?]+|\s[\u2014\u2013-]\s)\s*")
 
 
 def not_done(ev: Event, heavy: list[str]) -> bool:
@@ -216,7 +215,7 @@ def not_done(ev: Event, heavy: list[str]) -> bool:
     if any(NOT.search(part) and set(terms.terms(part)) & said for part in terms.clauses(ev.content)):
         return True
     return ev.modality in _READ and any(_instructs(part) and set(terms.terms(part)) & said
-                                        for part in _PARTS.split(ev.content))
+                                        for part in terms.parts(ev.content))
 
 
 def _instructs(part: str) -> bool:

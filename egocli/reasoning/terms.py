@@ -58,7 +58,14 @@ def clauses(text: str) -> list[str]:
     return _CLAUSE.split(text)
 
 
+def parts(text: str) -> list[str]:
+    """A text's clauses cut again at a spaced dash, as a label or a sign runs its fields together ('pharmacy label
+    - FERROUS FUMARATE - Take ONE tablet daily')."""
+    return [part for clause in clauses(text) for part in _DASH.split(clause)]
+
+
 _CLAUSE = re.compile(r"[,;.:!?]+\s*")
+_DASH = re.compile(r"\s+[\u2014\u2013-]\s+")
 
 
 def is_medicine(word: str) -> bool:
