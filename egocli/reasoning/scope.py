@@ -34,10 +34,11 @@ _CLOCK = r"(\d{1,2})(?:[:.](\d{2}))?(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)
 _CLOCK_RANGE = re.compile(rf"\b(?:between|from)\s+{_CLOCK}\s+(?:and|to|till|until)\s+{_CLOCK}(?![\w:])")
 _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLOCK}(?![\w:])"
                        r"(?!\s*(?:times?|minutes?|mins?|hours?|days?|weeks?|people|of|percent|%)\b)")
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_DAY = "(?:" + "|".join(lexicon().time["weekdays"]) + ")"
+"""A weekday by name (the lexicon's)."""
 _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|meant|supposed)|are we \w+ing|"
                      r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
-                     r"next (?:mon|tues|wednes|thurs|fri|satur|sun)day|next week|this coming|coming up|upcoming|"
+                     rf"next {_DAY}|next week|this coming|coming up|upcoming|"
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"
                      r"(?:when|what time|what day|where)(?: is|'s| are) (?:my|the|our) next|"
                      rf"^(?:{_DAY}\W+)?(?:when|what time|what day|which day)(?: is|'s| are| do| does) "
@@ -45,13 +46,13 @@ _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|mean
                      rf"^{_DAY}\W+(?:when|what time)(?: is|'s| are)\b|(?:do|does) (?:i|we) need\b|"
                      r"(?:do|does) (?:i|we|(?:the |my |our )?\w+(?: \w+){0,2}) (?:need|have|got) to|(?:is|are) (?:\w+ ){0,3}due\b|"
                      r"(?:what is|what's|anything|is there anything) (?:on|happening|planned) (?:on |for )?(?:this )?"
-                     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b")
+                     rf"{_DAY})\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
 a window of the past ('what's happening next Tuesday' is not last Tuesday). A timetable asked in the present
 about a named day is one too ('what time do I start on Thursday?', 'when is the dentist on the 12th?')."""
-_PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|"
+_PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|" + _DAY + ")|"
                        r"\w+ (?:days?|weeks?|hours?) ago)\b")
-_COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b")
+_COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|" + _DAY + r"))\b")
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
 
