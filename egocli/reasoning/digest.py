@@ -193,12 +193,17 @@ def in_digits(money: str) -> str:
 
 
 def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
-    """From the first to the last mention of a place (or an occasion: 'the budget review') on the latest day
-    it is mentioned inside [lo, hi)."""
+    """The time spent at a place (or an occasion: 'the budget review') inside [lo, hi): when it was seen or its sign
+    read, the latest such stay to its end (visits.seen_stay: a letter read or a word said about it hours before is
+    not the stay); else from the first to the last mention on the latest day it is named."""
     found = [e for e in Matcher(asked.store, asked.scope, asked.embedder).matches(place, verb_first=False)
              if lo <= e.start_ms < hi]
     if not found:
         return None
+    seen = visits.seen_stay(asked, found, place)
+    if seen is not None:
+        stay, end = seen
+        return stay[0].start_ms, end.end_ms if end is not None else max(e.end_ms for e in stay) + 60_000
     day = local(found[-1].start_ms).date()
     same = [e for e in found if local(e.start_ms).date() == day]
     return same[0].start_ms, max(e.end_ms for e in same) + 60_000

@@ -124,7 +124,7 @@ def _digest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None
     rest = groups[0]
     if not rest:
         return QuestionPlan("digest")
-    m = re.match(r"^(?:at|in) (?:the |my )?(\w+(?: \w+)?)$", rest)
+    m = re.match(r"^(?:at|in) (?:the |my )?([\w']+(?: [\w']+){0,2})$", rest)
     return QuestionPlan("digest", m.group(1)) if m else None
 
 
@@ -188,6 +188,12 @@ RULES: tuple[Rule, ...] = (
     _rule("guest", r"^who(?:'s| is| has| have)? (?:been|came|come|called|popped|dropped)(?: round| over| by| in)?"
                    r"(?: to (?:the|my|our) (?:house|flat|home|place|door))?(?: for (?:dinner|lunch|tea|coffee|drinks))?",
           lambda groups, scope: QuestionPlan("guest", "", relation="list")),
+    _rule("guest", r"^how many (?:different )?(?:people|visitors|callers|folk|persons)(?: (?:have|has|had))? (?:came|come|"
+                   r"called|popped|dropped|knocked|visited|been|turned up|showed up)(?: round| over| by| in)?"
+                   r"(?: (?:to|at) (?:the|my|our) (?:house|flat|home|place|door|front door))?"
+                   r"(?: for (?:dinner|lunch|tea|coffee|drinks))?|^how many (?:visitors|callers) (?:did|have|has) (?:i|we) "
+                   r"(?:had|have|get|got)",
+          lambda groups, scope: QuestionPlan("guest", "", relation="count")),
     *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),

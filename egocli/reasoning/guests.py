@@ -119,13 +119,14 @@ def _names(said: list[str], person: list[str]) -> bool:
     return any(said[i:i + len(person)] == person for i in range(len(said) - len(person) + 1))
 
 
-def visitors(asked: Asked) -> Finding:
+def visitors(asked: Asked, counted: bool = False) -> Finding:
     """'Who's been round today?': each door seen in the scope (not the wearer's own coming and going) with who was
     there, by the name its line gives or whoever first speaks after it, and not someone heard earlier that day
-    (they live here, or were here already)."""
+    (they live here, or were here already). `counted`: 'how many people came to the door?', their number first."""
     lines = retrieval.lines(asked.store, asked.scope)
     came: list[tuple[str, Event]] = []
     speakers = {w for e in lines if (w := terms.speaker(e.content))}
+    calls = [e.start_ms for e in lines if _remote(e.content.lower())]
     for i, ev in enumerate(lines):
         text = ev.content.lower()
         said = terms.words(text)
@@ -138,7 +139,8 @@ def visitors(asked: Asked) -> Finding:
         if not who and not _CUE["calling"].search(text):  # no one named, no one calling: the wearer by the door
             continue
         day = local(ev.start_ms).date()
-        here = {terms.speaker(e.content).lower() for e in lines[:i] if local(e.start_ms).date() == day}
+        here = {terms.speaker(e.content).lower() for e in lines[:i] if local(e.start_ms).date() == day and
+                not any(0 <= e.start_ms - t <= CALL_BEFORE_MS for t in calls)}  # a voice on the phone was not here
         if who and (who.lower() in here or any(who == w for w, _ in came)):
             continue
         came.append((who, ev))
@@ -147,13 +149,16 @@ def visitors(asked: Asked) -> Finding:
                        f"no door seen with someone at it, {asked.scope.label}", False)
     told = "; ".join(f"{who + ', ' if who else ''}{asked.stamp(ev.start_ms, ev.source_id)}: {ev.content}"
                      for who, ev in came)
+    if counted:
+        many = f"{len(came)} {'person' if len(came) == 1 else 'people'}"
+        return Finding("guest", f"{many} at the door: {told}.", tuple(ev for _, ev in came), f"{many} at the door: {told}")
     return Finding("guest", f"At the door: {told}.", tuple(ev for _, ev in came), f"at the door: {told}")
 
 
 def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """'When did X come / leave?', 'how long did X stay?' (relation arrive, leave or stay); who came ('list')."""
-    if plan.relation == "list":
-        return visitors(asked)
+    if plan.relation in ("list", "count"):
+        return visitors(asked, counted=plan.relation == "count")
     who = people(plan.action)
     if not who:
         return None

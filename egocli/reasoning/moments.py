@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, guests, kinds, terms, visits
+from egocli.reasoning import actions, digest, guests, kinds, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -108,6 +108,10 @@ def gap(asked: Asked, plan: QuestionPlan) -> Finding:
     return _gap(_matcher(asked), (plan.relation or "between", plan.action, plan.other), asked.stamp)
 
 
+_GETTING = lexicon().words["getting"]
+"""Verbs of getting something at a place: what the stay there held answers 'what did I buy at the market?'."""
+
+
 def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """'What did I buy?', 'what was the last thing I cut?', 'which emails came in?'."""
     of_kind = kinds.events(asked.store, asked.scope, plan.action)
@@ -119,7 +123,13 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
                           for e in shown)
         more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
         return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
-    return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
+    listed = _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
+    said = plan.action.split()
+    if listed is None and not plan.relation and len(said) > 2 and said[1] in ("at", "from") and \
+            said[0] in _GETTING:
+        place = " ".join(said[3:] if said[2] in ("the", "my") else said[2:])
+        return digest.digest(asked, QuestionPlan("digest", place))  # 'what did I buy at the market': the stay told
+    return listed
 
 
 def _with_caller(asked: Asked, ev: Event) -> str:

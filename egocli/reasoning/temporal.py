@@ -231,7 +231,7 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
         groups = visits.closed(_times(matcher, found, plan.action)) if found else []
     if not groups:
         return nothing(matcher, "count", plan.action, asked.stamp)
-    return _count(groups, plan.action, asked.stamp)
+    return tally(groups, plan.action, asked.stamp)
 
 
 def duration(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -264,7 +264,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
         if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
-            return visits.one_moment(asked, groups[-1][0], phrase, stays)
+            return visits.one_moment(asked, groups[-1][0], phrase, stays, found)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)
@@ -276,9 +276,10 @@ def where(asked: Asked, plan: QuestionPlan) -> Finding:
     verb_first = terms.gerund(phrase.split()[0]) if phrase else False
     matcher, found = _found(asked, phrase, verb_first)
     if found:
-        return _where(found, _times(matcher, found, phrase, verb_first)[-1][-1], phrase, asked.stamp)
+        last = _times(matcher, found, phrase, verb_first)[-1][-1]
+        return _where([*found, *_put_next(asked, phrase, last)], last, phrase, asked.stamp)
     none = nothing(matcher, "where", phrase, asked.stamp)
-    for loose in _looser(phrase):  # 'irene's flowers' is seen as 'flowers'
+    for loose in voice.looser(phrase):  # 'irene's flowers' is seen as 'flowers'
         looser, found = _found(asked, loose, verb_first)
         if found:
             seen = _where(found, _times(looser, found, loose, verb_first)[-1][-1], loose, asked.stamp)
@@ -291,35 +292,8 @@ def where(asked: Asked, plan: QuestionPlan) -> Finding:
     return none
 
 
-def _looser(phrase: str) -> list[str]:
-    """The thing of a phrase named more loosely, in order: cut at the first word that starts a clause or a place
-    ('keys when I got in', 'card with the date on' -> 'keys', 'card'), then without the words before its last
-    ('irene's new flowers' -> 'new flowers', 'flowers'), then without the words after its first ('cash mrs okafor
-    gave me' -> 'cash'): a thing the log names without whose it is or which one."""
-    said = voice.thing(phrase).split()
-    cut = next((i for i, w in enumerate(said) if i and w in _CLAUSE), len(said))
-    said = said[:cut]
-    tails = [said[i:] for i in range(1, len(said))]
-    heads = [said[:i] for i in range(len(said) - 1, 0, -1)]
-    out = [" ".join(said)] if said and _names_a_thing(said[-1]) else []
-    out += [" ".join(w) for w in [*tails, *heads] if _names_a_thing(w[-1])]
-    return [p for p in dict.fromkeys(out) if p != voice.thing(phrase)]
-
-
-def _names_a_thing(word: str) -> bool:
-    """Whether a word may end a thing's name: no stop word, possessive, verb or word of three letters or fewer."""
-    return len(word) > 2 and word not in terms.STOP and not word.endswith("'s") and not voice.is_verb(word) \
-        and terms.stem(word) not in actions.CLASS and word not in _MODIFIERS
-
-
-_MODIFIERS = frozenset("new old big small little other same last first next spare".split())
-"""Words that say which one, never the thing."""
-_CLAUSE = frozenset("when while after before that which who whose with from on in at into i you me he she they we "
-                    "my your his her our their".split())
-"""Words that start a clause or a place after a thing ('the keys when I got in', 'the card with the date on')."""
-
-
-def _count(groups: list[list[Event]], phrase: str, stamp) -> Finding:
+def tally(groups: list[list[Event]], phrase: str, stamp) -> Finding:
+    """A count's answer: how many groups, the latest five cited."""
     shown = [g[0] for g in groups[-5:]]  # the latest five, cited in the order the answer gives them
     times = ", ".join(stamp(e.start_ms, e.source_id) for e in shown)
     text = f"{len(groups)} time{'s' if len(groups) != 1 else ''} ({'the last five: ' if len(groups) > 5 else ''}{times})."
@@ -342,6 +316,23 @@ def _took(groups: list[list[Event]], phrase: str, stamp, spent: bool = False) ->
                    + (f"; {len(groups)} times, {say_duration(total)} in all" if len(groups) > 1 else ""))
 
 
+FOLLOW_MS = 60 * 60_000
+"""How long after a thing's last mention a thing of the same kind put somewhere is taken to be it."""
+
+
+def _put_next(asked: Asked, phrase: str, last: Event) -> list[Event]:
+    """A thing named in full, then put away by its head noun alone: 'float bag found under the van seat', then
+    'laying the blue cash bag in the dresser drawer' within FOLLOW_MS. The first frame after the last mention that
+    places a thing of the same head there, or none."""
+    head = actions.parse(phrase, verb_first=False).head
+    if not head:
+        return []
+    later = store_windows.overlapping(asked.store, last.start_ms + 1, min(last.start_ms + FOLLOW_MS, asked.scope.at_ms),
+                                      None, 500)
+    put = [e for e in later if e.start_ms > last.start_ms and e.modality == "visual" and actions.places(e.content, head)]
+    return put[:1]
+
+
 def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
     """The last event that leaves the thing somewhere named ('put glass into cupboard'), else the last
     sighting; a later sighting is said beside the placement."""
@@ -356,7 +347,7 @@ def _where(found: list[Event], last: Event, phrase: str, stamp) -> Finding:
                        f"{phrase}: last seen at {when}: {last.content}")
     put = placed[-1]
     put_when = stamp(put.start_ms, put.source_id)
-    later = f"; last seen {when}: {last.content}" if last.id != put.id else ""
+    later = f"; last seen {when}: {last.content}" if last.id != put.id and last.start_ms >= put.start_ms else ""
     text = voice.sentence(f"You left your {voice.thing(phrase)} {put_when}: {put.content.rstrip('. ')}{later}")
     return Finding("where", text, (put, last) if later else (put,),
                    f"{phrase}: last put somewhere at {put_when}: {put.content}{later}")

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import terms, visits
+from egocli.reasoning import retrieval, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning import temporal
 from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.reasoning.voice import say_duration
 from egocli.store import Event
 from egocli.store import windows as store_windows
 
@@ -167,3 +169,119 @@ def _message(ev: Event) -> bool:
 
 LIFT = "with a lift"
 """The way that is someone else driving: who spoke on the trip is said with it."""
+
+_RIDES = lexicon().kinds["rides"]
+_VEHICLES = {way: visits.cue(tuple(v)) for way, v in _RIDES.items() if way in lexicon().travel}
+"""A way of getting about -> its vehicles' words ('by bus': bus, double-decker)."""
+_NOT_RIDING = visits.cue(tuple(_RIDES["not_riding"]))
+_READER = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_RIDES["readers"], key=len, reverse=True)) +
+                     r")\b", re.I)
+_RIDE_WORDS = frozenset(_RIDES["asking"].split())
+_BOARDING, _ABOARD = visits.cue(tuple(_RIDES["boarding"])), visits.cue(tuple(_RIDES["aboard"]))
+_ON = {way: re.compile(r"\b(?:on|in|off|onto|into|on board|getting|got|get|catching|caught|catch|taking|took|take|"
+                       r"riding|rode|ride) (?:the|a|an|my)\s+(?:[\w'-]+\s+){0,2}" + cue.pattern[2:])
+       for way, cue in _VEHICLES.items()}
+"""Being on or in a vehicle, getting it or off it ('on the number 9 bus', 'in a black cab', 'catching the 8:10 train')."""
+RIDE_GAP_MS = 30 * 60_000
+"""Lines of riding closer than this are one ride (boarding, the view from the window, touching out)."""
+BOARDED_MS = 5 * 60_000
+"""A ride whose lines all fall this close to its first is seen only as it began."""
+_HEADING = frozenset({"to", "into", "home", "back", "towards", "from"})
+"""Words after which a ride phrase says where it went ('bus ride to kingsmead', 'the tram into town')."""
+
+
+def count(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How many buses did I catch?': the rides (`rides`); any other count is an act's (temporal.count)."""
+    found = rides(asked, plan.action)
+    if found is None:
+        return temporal.count(asked, plan)
+    if not found:
+        return nothing(Matcher(asked.store, asked.scope, asked.embedder), "count", plan.action, asked.stamp)
+    return temporal.tally(found, plan.action, asked.stamp)
+
+
+def duration(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long was the bus ride to Kingsmead?': the ride's (`ride_time`); any other act's as temporal.duration."""
+    return ride_time(asked, plan.action) or temporal.duration(asked, plan)
+
+
+def stay(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'How long was the tram into town?': the ride's (`ride_time`); any other stay's as temporal.stay."""
+    return ride_time(asked, plan.action) or temporal.stay(asked, plan)
+
+
+def ride_time(asked: Asked, phrase: str) -> Finding | None:
+    """How long the latest ride a phrase names lasted ('bus ride to kingsmead', 'on the tram'): the latest ride in
+    scope, of those followed within RIDE_GAP_MS by a line naming where it went when the phrase says; from its first
+    line to its last, or, when the ride is seen only as it began, to the first arrival or sign read after it, said
+    as a reading. None when the phrase names no ride."""
+    asked_ride = _ride(phrase)
+    if asked_ride is None:
+        return None
+    way, where = asked_ride
+    found = _rides(asked, way)
+    if not found:
+        return nothing(Matcher(asked.store, asked.scope, asked.embedder), "duration", phrase, asked.stamp)
+    if where:
+        went = [r for r in found if any(where <= set(map(terms.stem, words(e.content))) for e in
+                                        store_windows.overlapping(asked.store, r[0].start_ms, r[-1].end_ms + RIDE_GAP_MS,
+                                                                  None, 500))]
+        found = went or found
+    ride = found[-1]
+    first, last, inferred = ride[0], ride[-1], False
+    if last.start_ms - first.start_ms < BOARDED_MS:
+        later = store_windows.overlapping(asked.store, last.end_ms, last.end_ms + RIDE_GAP_MS, None, 500)
+        end = next((e for e in later if e.start_ms > last.start_ms and
+                    (visits.signed(e) or (e.modality == "visual" and visits.arrives(e)))), None)
+        last, inferred = (end, True) if end is not None else (last, False)
+    lasted = say_duration(last.start_ms - first.start_ms)
+    span = f"from {asked.stamp(first.start_ms, first.source_id)} ({first.content}) to " \
+        f"{asked.stamp(last.start_ms, last.source_id)} ({last.content})"
+    text = f"It seems about {lasted}, {span}, the first arrival seen after it." if inferred else f"{lasted}, {span}."
+    return Finding("duration", text, (first, last), f"{phrase}: the ride {span}: {lasted}" +
+                   (", inferred from the arrival after it" if inferred else ""), not inferred)
+
+
+def _ride(phrase: str) -> tuple[str, set[str]] | None:
+    """(the way, the stemmed words of where to) of a phrase that asks about riding a vehicle ('catch buses', 'bus
+    ride to kingsmead', 'been on the tram'), else None ('miss the bus', 'the bus pass')."""
+    said = words(phrase)
+    way = next((w for w, cue in _VEHICLES.items() if cue.search(" ".join(said))), None)
+    if way is None or _NOT_RIDING.search(" ".join(said)):
+        return None
+    cut = next((i for i, t in enumerate(said) if t in _HEADING), len(said))
+    if any(t not in _RIDE_WORDS and not _VEHICLES[way].search(t) for t in said[:cut]):
+        return None
+    return way, {terms.stem(t) for t in said[cut:] if t not in _HEADING and t not in _LEADING and t not in _RIDE_WORDS}
+
+
+def rides(asked: Asked, phrase: str) -> list[list[Event]] | None:
+    """'How many buses did I catch?': the rides in the scope (`_rides`); None when the phrase asks about something
+    other than riding a vehicle."""
+    asked_ride = _ride(phrase)
+    if asked_ride is None or asked_ride[1]:
+        return None
+    out: list[list[Event]] = []
+    for ride in _rides(asked, asked_ride[0], aboard=True):  # each getting on is a ride: a change of trams is two
+        cut = [i for i, e in enumerate(ride) if i and e.modality == "visual" and _BOARDING.search(e.content.lower())]
+        out += [ride[i:j] for i, j in zip([0, *cut], [*cut, len(ride)])]
+    return out
+
+
+def _rides(asked: Asked, way: str, aboard: bool = False) -> list[list[Event]]:
+    """The rides of a way in the scope, each the lines of one ride together (a frame of the vehicle, or its ticket
+    or card reader read; with `aboard`, a frame only when it shows getting on, being in or getting off it), in time
+    order. A vehicle named only as a stop or a pass, a message about it, or words said about it are no ride."""
+    riding = [e for e in retrieval.lines(asked.store, asked.scope) if _rides_in(e, way, aboard)]
+    return visits.stretches(riding, RIDE_GAP_MS)
+
+
+def _rides_in(ev: Event, way: str, aboard: bool) -> bool:
+    """Whether a line shows a ride of that way: a frame naming the vehicle, not only its stop or a pass (with
+    `aboard`, getting on, in or off it), or a reader or ticket line naming it."""
+    text = _NOT_RIDING.sub(" ", ev.content.lower())
+    if not _VEHICLES[way].search(text):
+        return False
+    if ev.modality == "visual":
+        return not aboard or bool(_BOARDING.search(text) or _ABOARD.search(text) or _ON[way].search(text))
+    return ev.modality == "text" and bool(_READER.match(ev.content))

@@ -151,3 +151,31 @@ def was(thing: str) -> str:
     """'was' or 'were' after a thing ('your keys were', 'your purse was')."""
     last = thing.split()[-1] if thing.split() else ""
     return "were" if last.endswith("s") and not last.endswith(("ss", "'s", "us")) else "was"
+
+
+def looser(phrase: str) -> list[str]:
+    """The thing of a phrase named more loosely, in order: cut at the first word that starts a clause or a place
+    ('keys when I got in', 'card with the date on' -> 'keys', 'card'), then without the words before its last
+    ('irene's new flowers' -> 'new flowers', 'flowers'), then without the words after its first ('cash mrs okafor
+    gave me' -> 'cash'): a thing the log names without whose it is or which one."""
+    said = thing(phrase).split()
+    cut = next((i for i, w in enumerate(said) if i and w in _CLAUSE), len(said))
+    said = said[:cut]
+    tails = [said[i:] for i in range(1, len(said))]
+    heads = [said[:i] for i in range(len(said) - 1, 0, -1)]
+    out = [" ".join(said)] if said and _names_a_thing(said[-1]) else []
+    out += [" ".join(w) for w in [*tails, *heads] if _names_a_thing(w[-1])]
+    return [p for p in dict.fromkeys(out) if p != thing(phrase)]
+
+
+def _names_a_thing(word: str) -> bool:
+    """Whether a word may end a thing's name: no stop word, possessive, verb or word of three letters or fewer."""
+    return len(word) > 2 and word not in terms.STOP and not word.endswith("'s") and not is_verb(word) \
+        and terms.stem(word) not in actions.CLASS and word not in _MODIFIERS
+
+
+_MODIFIERS = frozenset("new old big small little other same last first next spare".split())
+"""Words that say which one, never the thing."""
+_CLAUSE = frozenset("when while after before that which who whose with from on in at into i you me he she they we "
+                    "my your his her our their".split())
+"""Words that start a clause or a place after a thing ('the keys when I got in', 'the card with the date on')."""

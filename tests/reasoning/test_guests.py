@@ -129,3 +129,12 @@ def test_who_came_round_lists_the_doors_and_who_was_at_them(store):
     assert "Brian" not in listed  # a phone call
     early = parse_time_ms("2026-12-04T18:00")
     assert "Irene" not in said(store, "who came round today", early)
+
+
+@pytest.mark.parametrize("question", ["how many people came to the door today", "How many visitors did I have today?",
+                                      "how many people have been round today"])
+def test_how_many_people_came_counts_the_doors_with_someone_at_them(store, question):
+    plan = understand.by_rules(question)
+    assert plan is not None and (plan.form, plan.relation) == ("guest", "count")
+    counted = said(store, question, AT)
+    assert counted.startswith("2 people at the door: today at 16:10: Susan") and "Brian" not in counted

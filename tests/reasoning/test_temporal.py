@@ -241,3 +241,21 @@ def test_a_thing_only_said_or_read_about_is_not_said_to_be_seen_anywhere(tmp_pat
     ])
     answer = said(store, "where did i put the octopus bill", parse_time_ms("2027-01-15T22:00"))
     assert answer.startswith("I didn't see where your octopus bill went; last mentioned today at 18:30")
+
+
+def test_a_thing_named_in_full_then_put_away_by_its_kind_is_where_it_went(tmp_path):
+    """'The float bag found under the van seat', then 'laying the blue cash bag in the dresser drawer' within the
+    hour: the bag put away is the float bag. A bag put down hours later is not taken for it."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "where.db", [
+        ("2027-03-04T08:34", "speech", "where's the float bag? It lives up here. Blue bag."),
+        ("2027-03-04T13:06", "note", "float bag found under driver's seat of van - 80 looks all there"),
+        ("2027-03-04T13:54", "visual", "pulling open the dresser drawer, laying the blue cash bag in it, on top of the tea towels"),
+        ("2027-03-04T18:30", "visual", "putting the shopping bag on the kitchen table"),
+    ])
+    answer = said(store, "wheres the float bag now", parse_time_ms("2027-03-04T20:00"))
+    assert answer.startswith("You left your float bag today at 13:54: pulling open the dresser drawer"), answer
+    assert "shopping bag" not in answer

@@ -89,3 +89,55 @@ def test_a_message_offering_a_lift_is_no_trip(tmp_path):
     ])
     answer = said(store, "how did I get home from the garden centre?", parse_time_ms("2026-12-15T20:00"))
     assert answer.startswith("By bike: today at 12:58")
+
+
+RIDES = [
+    ("2026-12-15T09:11", "text", "care record - going to the eye clinic by bus today"),
+    ("2026-12-15T09:26", "visual", "telephone table, picking up the wallet and the bus pass"),
+    ("2026-12-15T09:31", "visual", "a bus stop pole with a yellow flag, the cane tapping ahead"),
+    ("2026-12-15T09:38", "visual", "stepping up into a double-decker bus, holding the pass against the reader"),
+    ("2026-12-15T09:38:20", "text", "bus reader - ENGLISH NATIONAL CONCESSION - ACCEPTED"),
+    ("2026-12-15T09:41", "visual", "front seat downstairs, shop fronts sliding past"),
+    ("2026-12-15T10:01", "speech", "Driver: Kingsmead Hospital, mate, this is you."),
+    ("2026-12-15T10:06", "text", "sign - Lister Wing - Eye Clinic Level 2 - Audiology Level 1"),
+    ("2026-12-15T11:22", "visual", "sliding the white card into the wallet behind the bus pass"),
+    ("2026-12-15T12:26", "visual", "climbing onto a double-decker, pressing the pass on the reader"),
+    ("2026-12-15T13:14", "visual", "getting onto a single-decker with a green front"),
+    ("2026-12-15T13:03", "speech", "Pat: I always get the bus into town on a Thursday"),
+    ("2026-12-15T17:41", "text", "reader - Metrolink - Touched in - St Peter's Square - 17:41"),
+    ("2026-12-15T17:59", "text", "reader - Metrolink - Touched out - Chorlton - 17:59"),
+]
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("how many buses did I catch today", "3 times"),
+    ("how many times did I take the bus today?", "3 times"),
+    ("how many trams did i get today", "1 time"),
+])
+def test_rides_are_counted_by_the_vehicle_boarded_or_its_reader_not_by_a_pass_a_stop_or_talk(tmp_path, question, answer):
+    """A bus pass in a wallet, a stop, a carer's note and someone saying they take the bus are no rides; boarding
+    and the card reader's line of one ride are one ride."""
+    store = day_log(tmp_path / "rides.db", RIDES)
+    assert said(store, question, parse_time_ms("2026-12-15T20:00")).startswith(answer)
+
+
+@pytest.mark.parametrize("phrase", ["miss the bus", "bus pass", "buses and trains"])
+def test_other_counts_are_no_rides(tmp_path, phrase):
+    from egocli.reasoning import plan as plans, scope as scopes
+
+    store = day_log(tmp_path / "rides.db", RIDES)
+    at = parse_time_ms("2026-12-15T20:00")
+    asked = plans.Asked(store, scopes.parse_scope("today", at), None, "how many times")
+    assert travel.rides(asked, phrase) is None
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("how long was the bus ride to kingsmead", "It seems about 28 min, from today at 09:38"),
+    ("how long was the tram into town", "18 min, from today at 17:41"),
+    ("how long was I on the tram", "18 min, from today at 17:41"),
+])
+def test_a_ride_lasts_from_boarding_to_getting_off_or_to_the_arrival_after_it(tmp_path, question, answer):
+    """The tram is touched in and out; the bus is seen only as it is boarded, so it lasts, it seems, until the
+    first sign read after it."""
+    store = day_log(tmp_path / "rides.db", RIDES)
+    assert said(store, question, parse_time_ms("2026-12-15T20:00")).startswith(answer)

@@ -128,3 +128,36 @@ def test_where_was_i_names_the_place_not_the_person_seen_there(tmp_path):
     ])
     answer = said(store, "where was I at twenty past ten", parse_time_ms("2026-12-13T20:00"))
     assert answer.startswith("At St Luke's eye clinic reception")
+
+
+def test_what_happened_at_a_place_is_told_from_the_stay_not_from_a_letter_about_it(tmp_path):
+    """The clinic's letter read at breakfast names it; the stay there runs from its sign to leaving, and only that
+    stretch is told ('what happened at the eye clinic', 'what did I do at Mrs Okafor's')."""
+    store = day_log(tmp_path / "clinic.db", [
+        ("2027-01-06T08:12", "text", "letter - Kingsmead Hospital Eye Clinic - Wednesday 6 January at 10.40am"),
+        ("2027-01-06T09:15", "speech", "Joy: Right, I'll see you tomorrow. Mind yourself on that bus"),
+        ("2027-01-06T10:06", "text", "sign - Lister Wing - Eye Clinic Level 2 - Audiology Level 1"),
+        ("2027-01-06T10:12", "speech", "Receptionist: Take a seat, the nurse will call you for your drops first"),
+        ("2027-01-06T10:40", "visual", "a dark room, a scan of the back of the eye, the consultant at the screen"),
+        ("2027-01-06T11:15", "speech", "Mr Osei: we'll do the injection today, a little scratch"),
+        ("2027-01-06T11:30", "visual", "leaving the eye clinic, the lift doors opening"),
+        ("2027-01-06T13:00", "visual", "kitchen, a cup of tea"),
+    ])
+    told = said(store, "what happened at the eye clinic", parse_time_ms("2027-01-06T18:00"))
+    assert "drops" in told and "scan" in told and "injection" in told
+    assert "Joy" not in told and "cup of tea" not in told
+
+
+def test_what_was_bought_at_a_place_is_told_from_the_stay_there(tmp_path):
+    """'What did I get at the market?' when no line says 'get' of a thing: what the stay at the market held. A
+    question of another verb ('what did we win at the quiz?') is not told as a stay."""
+    store = day_log(tmp_path / "market.db", [
+        ("2027-01-16T11:40", "text", "A-board - Chorlton Makers & Food Market - every Saturday 11-4"),
+        ("2027-01-16T11:48", "speech", "Two of the spinach samosas, please, and the lime candle"),
+        ("2027-01-16T11:55", "visual", "a paper bag of coriander and onions from the veg stall"),
+        ("2027-01-16T12:20", "visual", "leaving the market, walking up Beech Road"),
+        ("2027-01-16T19:30", "visual", "the Crown, the quiz sheets on the table"),
+    ])
+    told = said(store, "what did i get at the market", parse_time_ms("2027-01-16T21:00"))
+    assert "samosas" in told and "coriander" in told and "quiz" not in told
+    assert not said(store, "what did we win at the quiz?", parse_time_ms("2027-01-16T21:00")).startswith("At quiz")
