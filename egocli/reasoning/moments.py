@@ -71,7 +71,14 @@ def during(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def exists(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'Did I X?'."""
+    """'Did I X?'; 'did Dad text me?' is whether a message from Dad is in the scope (kinds.py)."""
+    want = kinds.asked(plan.action)
+    sent = kinds.events(asked.store, asked.scope, plan.action) if want is not None and want.sender else None
+    if sent:
+        last, where = sent[-1], "" if not asked.scope.windows else f" ({asked.scope.label})"
+        when, times = asked.stamp(last.start_ms, last.source_id), f"{len(sent)} time{'s' if len(sent) > 1 else ''}"
+        return Finding("exists", f"Yes: {times}{where}, the last at {when}: {last.content}.", (last,),
+                       f"{plan.action}: yes, {times}{where}; last at {when}: {last.content}")
     return _exists(_matcher(asked), plan.action, asked.stamp)
 
 

@@ -133,3 +133,17 @@ def test_payments_are_counted_once_each_by_how_and_what_for(tmp_path):
     assert said(store, "how many times did i pay cash today", at).startswith("2 times (today at 10:39, today at 11:28)")
     assert said(store, "how many times did I pay by card", at).startswith("2 times (today at 08:22, today at 15:21)")
     assert said(store, "what time did I pay for the van", at).startswith("You last paid for the van today at 15:21")
+
+
+def test_a_message_read_as_app_dash_sender_is_from_that_sender(tmp_path):
+    """'text - Dad: ...' and 'WhatsApp - Jo: ...' are messages from Dad and Jo: 'did dad text me?' is yes, 'did
+    Jo message me' is yes, and a message from someone else is no text from Dad."""
+    store = day_log(tmp_path / "texts.db", [
+        ("2027-01-15T13:10", "text", "WhatsApp — Jo: change of plan!! it's 7.30 at Dulcimer instead x"),
+        ("2027-01-15T15:10", "text", "text — Dad: Mum says you're coming tomorrow. Bring an appetite x"),
+        ("2027-01-15T16:00", "text", "text — Boots: Your prescription is ready to collect"),
+    ])
+    at = parse_time_ms("2027-01-15T20:00")
+    assert said(store, "did dad text me", at).startswith("Yes: 1 time, the last today at 15:10: text — Dad")
+    assert said(store, "did Jo message me today?", at).startswith("Yes")
+    assert not said(store, "did Karen text me", at).startswith("Yes")
