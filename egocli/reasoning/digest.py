@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import actions, terms, visits
+from egocli.reasoning import actions, terms, visits, voice
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import SENSED_ACTS, Finding, Matcher, nothing, occurrences
@@ -33,11 +33,13 @@ _NUMBER = (r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
            r"sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a)"
            r"(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?\b")
 _MONEY = re.compile(r"(?:[€£$]\s?\d+(?:[.,]\d{1,2})?|\b\d+(?:[.,]\d{1,2})?\s?(?:euros?|eur|pounds?|gbp|dollars?|usd|"
-                    r"pence|cents?|quid)\b|\b(?:" + _NUMBER + r"\s+)+(?:pounds?|euros?|dollars?|quid)"
+                    r"pence|cents?|quid)\b|\b(?:" + _NUMBER + r"\s+(?:and\s+)?)+(?:pounds?|euros?|dollars?|quid)"
                     r"(?:\s+(?:and\s+)?" + _NUMBER + r"(?:\s+(?:pence|p|cents?))?)?)", re.I)
 _PRICE = re.compile(r"\b\d{1,4}[.,]\d{2}\b")
 """A price-like number ('9.90'), money only beside a word of paying ('total 9.90')."""
 _PAID = re.compile(r"\b(?:total|paid|pay|receipt|card|cash|charged|cost|price|change)\b", re.I)
+_PRICING = lexicon().words["pricing"]
+"""Verbs a question about a thing's price is asked with."""
 NEAR_MS = 30 * 60_000
 """An amount this close to a visit counts as paid there (a receipt read a few minutes after arriving)."""
 
@@ -153,7 +155,11 @@ def amounts(text: str) -> list[str]:
 
 
 def _money(text: str) -> str:
-    """The amount of money a text names ('£9.60', 'twenty-six pounds eighty', 'total 9.90'), or ''."""
+    """The amount of money a text names ('£9.60', 'twenty-six pounds eighty', 'total 9.90'), or ''; a receipt's
+    total rather than its first item ('Mushrooms £1.45 ... TOTAL £15.35')."""
+    at = text.lower().rfind("total")
+    if at >= 0 and (m := _MONEY.search(text, at) or _PRICE.search(text, at)):
+        return m.group(0)
     m = _MONEY.search(text) or (_PRICE.search(text) if _PAID.search(text) else None)
     return m.group(0) if m else ""
 
@@ -213,6 +219,12 @@ def amount(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How much did I pay at the pharmacy?': an amount of money said or read at (or about) it, the latest."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = matcher.matches(plan.action, verb_first=False) if plan.action else []
+    priced_only = not any(voice.is_verb(w) and w not in _PRICING for w in terms.words(plan.action))
+    for loose in voice.looser(plan.action) if plan.action and not found and priced_only else ():  # 'electric bill': a bill
+        named = matcher.matches(loose, verb_first=False)
+        if any(_money(e.content) for e in named):  # named more loosely, it is the thing only where a price is said
+            found = named
+            break
     if not found:
         return nothing(matcher, "amount", plan.action or "a payment", asked.stamp)
     priced = [e for e in found if _money(e.content)]

@@ -261,3 +261,30 @@ def test_who_did_it_joins_the_models_action(tmp_path):
     assert (timed.action, timed.other) == ("send me texts", "")
     order = forms.QuestionPlan("order", "a", "b", "before", "model")
     assert understand.folded(order, scope) == order  # a form that reads `other` keeps it
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("Dean: Three hundred and twelve pounds forty all in, with the MOT.", "£312.40"),
+    ("Co-op — Mushrooms £1.45, Double cream £1.60 — TOTAL £15.35", "£15.35"),
+    ("paying four pounds fifty by card", "£4.50"),
+])
+def test_the_amount_of_a_line_is_its_total_and_hundreds_said_with_and_count(text, amount):
+    from egocli.reasoning.digest import _money, in_digits
+
+    assert in_digits(_money(text)) == amount
+
+
+def test_a_price_asked_of_a_thing_named_more_loosely_is_found_where_a_price_is_said(tmp_path):
+    """'the electric bill' is the Octopus bill where an amount is said; 'how much did Niamh send me' asks about
+    something done, not a thing's price, and is not read as one."""
+    from egocli.core.timeutil import parse_time_ms
+
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "bill.db", [
+        ("2027-01-15T18:24", "text", "letter — Octopus Energy — Your bill 14 Oct 2026 – 13 Jan 2027 — Total £186.60"),
+        ("2027-01-15T20:40", "text", "Deliveroo on Niamh's phone — Golden Dragon — Total £27.60"),
+    ])
+    at = parse_time_ms("2027-01-15T22:00")
+    assert said(store, "how much is the electric bill", at).startswith("£186.60: today at 18:24")
+    assert not said(store, "how much did niamh send me, and why wasn't it the full amount", at).startswith("£")
