@@ -115,10 +115,10 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     if plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
         if not asked.scope.windows:  # 'what happened in the budget review?': its latest time, whenever
             lo, label = -(2 ** 62), "today"
-        stretch = _stretch(asked, plan.action, lo, hi)
-        if stretch is None:
+        spent = stretch(asked, plan.action, lo, hi)
+        if spent is None:
             return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
-        lo, hi = stretch
+        lo, hi = spent
         label = f"{label} at {plan.action}" if label != "today" else f"at {plan.action}"
     events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
     shown = salient(events, acts=True)  # 'what did I do': what was done counts; the day's diary keeps what was said
@@ -198,7 +198,7 @@ def in_digits(money: str) -> str:
     return f"{_MONEY_WORDS['currencies'][said[at]]}{whole}" + (f".{cents:02d}" if cents else "")
 
 
-def _stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
+def stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
     """The time spent at a place (or an occasion: 'the budget review') inside [lo, hi): when it was seen or its sign
     read, the latest such stay to its end (visits.seen_stay: a letter read or a word said about it hours before is
     not the stay); else from the first to the last mention on the latest day it is named."""

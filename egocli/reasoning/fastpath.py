@@ -128,6 +128,13 @@ def _digest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None
     return QuestionPlan("digest", m.group(1)) if m else None
 
 
+def _said(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+    """'What did Helen say about the audit?' (other: the topic); '... in the team meeting?' (other keeps its 'in':
+    the occasion the words were said at)."""
+    who, topic, occasion = groups
+    return QuestionPlan("said", who, topic or occasion or "")
+
+
 def _planned(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
     """A question about a coming day ('when am I seeing Anna?'): only when the scope reads it as one."""
     return QuestionPlan("planned", groups[0]) if scope is not None and scope.future and groups[0] else None
@@ -241,8 +248,9 @@ RULES: tuple[Rule, ...] = (
                   r"(?:'s|'d|'ll| has| had| is| was| would| will)? (.+?)", ("action", "other")),
     _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|"
                   r"want(?: me)?(?: (?:not )?to (?:do|forget|remember|bring|get|buy|know|send))?|need(?: from me| me to do)?|"
-                  r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding|at|in|during) (.+?))?",
-          ("action", "other")),
+                  r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding) (.+?)|"
+                  r" ((?:at|in|during) .+?))?",
+          _said),
     _rule("said", r"^(?:did|has|had) (?!i\b)(\w+(?: \w+)?) (?:say|said|tell me|mention|write|reply)(?: that| whether| if)? (.+?)",
           _said_whether),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",

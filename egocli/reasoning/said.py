@@ -10,7 +10,7 @@ from datetime import date
 from egocli.core.lexicon import lexicon
 from egocli.core.timephrases import says_clock
 from egocli.core.timeutil import local
-from egocli.reasoning import coming, kinds, terms
+from egocli.reasoning import coming, digest, kinds, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.store import Event, EventFilter
@@ -38,9 +38,13 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
             text = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
             return Finding("said", f"{text}.", tuple(shown), f"{plan.action}: {text}")
     speaker = _strip(plan.action)
-    topic = terms.terms(plan.other) if plan.other else []
+    first, _, rest = plan.other.partition(" ")
+    occasion = _occasion(asked, rest) if first in _AT and rest else None  # 'what did Helen say in the meeting?'
+    topic = terms.terms(plan.other) if plan.other and occasion is None else []
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     lines = _spoken_by(asked, speaker) if speaker and speaker not in ("i", "me", "you") else []
+    if occasion is not None:
+        lines = [e for e in lines if occasion[0] <= e.start_ms <= occasion[1]]
     if not lines and speaker:
         mentions = matcher.matches(speaker, verb_first=False)
         if mentions:
@@ -61,6 +65,15 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
     text = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
     verdict = _whether(topic, shown) if plan.relation == "whether" and by_speaker else ""
     return Finding("said", f"{verdict}{text}.", tuple(shown), f"what was said ({speaker or plan.other}): {text}")
+
+
+_AT = frozenset({"at", "in", "during"})
+"""Words before an occasion some words were said at ('in the team meeting', 'at the clinic')."""
+
+
+def _occasion(asked: Asked, phrase: str) -> tuple[int, int] | None:
+    """When an occasion or a stay at a place was, the latest in scope (digest's stretch), else None."""
+    return digest.stretch(asked, phrase, -(2 ** 62), asked.scope.at_ms + 1)
 
 
 def _whether(topic: list[str], lines: list[Event]) -> str:

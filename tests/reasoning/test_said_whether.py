@@ -37,3 +37,23 @@ def test_a_line_about_it_that_says_no_is_a_no(store):
 def test_nothing_said_about_it_is_not_a_yes(store):
     answer = said(store, "Did the optician say I need new glasses?", AT)
     assert answer.startswith("Not that I heard") and "Mr Cole" in answer
+
+
+def test_what_someone_said_at_an_occasion_is_their_words_there_not_about_it(tmp_path):
+    """'What did Helen say in the budget review?' is Helen's words while the review went on, not her words that
+    name a review, nor her words in the corridor later."""
+    from egocli.core.timeutil import parse_time_ms
+    from egocli.reasoning import understand
+
+    from .conftest import day_log, said
+
+    assert understand.by_rules("what did helen say in the budget review").other == "in the budget review"
+    store = day_log(tmp_path / "review.db", [
+        ("2027-01-15T09:00", "speech", "Helen: Morning all, the budget review is at two, bring your numbers"),
+        ("2027-01-15T14:00", "visual", "meeting room, the budget review slides on the screen"),
+        ("2027-01-15T14:10", "speech", "Helen: We closed a hundred and twelve claims this week"),
+        ("2027-01-15T14:40", "visual", "meeting room, the budget review ending, chairs pushed back"),
+        ("2027-01-15T16:30", "speech", "Helen: Don't forget Denise's cake at half four"),
+    ])
+    told = said(store, "what did helen say in the budget review", parse_time_ms("2027-01-15T18:00"))
+    assert "hundred and twelve" in told and "cake" not in told and "bring your numbers" not in told

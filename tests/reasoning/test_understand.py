@@ -62,7 +62,7 @@ def test_forms_no_pattern_reads_and_words_that_name_nothing():
     assert _plan("What did I do this afternoon?") == ("digest", ("",))
     assert _plan("summarize my morning") == ("digest", ("",))
     assert _plan("how much did I pay at the pharmacy?") == ("amount", ("the pharmacy",))
-    assert _plan("What did Helen say at the stand-up?") == ("said", ("helen", "the stand-up"))
+    assert _plan("What did Helen say at the stand-up?") == ("said", ("helen", "at the stand-up"))  # an occasion
     assert _plan("did I call anyone?") == ("exists", ("call",))  # 'anyone' is any call
     assert _plan("Where are my keys now?") == ("where", ("keys",))  # 'now' names nothing to look for
     assert _plan("What is the capital of France?") is None
