@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import retrieval, terms, visits
+from egocli.reasoning import retrieval, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
-from egocli.reasoning import temporal
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event
@@ -171,7 +170,8 @@ LIFT = "with a lift"
 """The way that is someone else driving: who spoke on the trip is said with it."""
 
 _RIDES = lexicon().kinds["rides"]
-_VEHICLES = {way: visits.cue(tuple(v)) for way, v in _RIDES.items() if way in lexicon().travel}
+_VEHICLE_WORDS = {way: tuple(v) for way, v in _RIDES.items() if way in lexicon().travel}
+_VEHICLES = {way: visits.cue(v) for way, v in _VEHICLE_WORDS.items()}
 """A way of getting about -> its vehicles' words ('by bus': bus, double-decker)."""
 _NOT_RIDING = visits.cue(tuple(_RIDES["not_riding"]))
 _READER = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_RIDES["readers"], key=len, reverse=True)) +
@@ -179,8 +179,9 @@ _READER = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_RIDES["
 _RIDE_WORDS = frozenset(_RIDES["asking"].split())
 _BOARDING, _ABOARD = visits.cue(tuple(_RIDES["boarding"])), visits.cue(tuple(_RIDES["aboard"]))
 _ON = {way: re.compile(r"\b(?:on|in|off|onto|into|on board|getting|got|get|catching|caught|catch|taking|took|take|"
-                       r"riding|rode|ride) (?:the|a|an|my)\s+(?:[\w'-]+\s+){0,2}" + cue.pattern[2:])
-       for way, cue in _VEHICLES.items()}
+                       r"riding|rode|ride) (?:the|a|an|my)\s+(?:[\w'-]+\s+){0,2}(?:" +
+                       "|".join(re.escape(w) for w in sorted(v, key=len, reverse=True)) + r")\b")
+       for way, v in _VEHICLE_WORDS.items()}
 """Being on or in a vehicle, getting it or off it ('on the number 9 bus', 'in a black cab', 'catching the 8:10 train')."""
 RIDE_GAP_MS = 30 * 60_000
 """Lines of riding closer than this are one ride (boarding, the view from the window, touching out)."""

@@ -318,18 +318,18 @@ def seen_stay(asked: Asked, found: list[Event], place: str = "") -> tuple[list[E
     seen from its last moment on, else the first time one was next seen on the move or at another place's sign
     (`moved_on`), else None. It began at the sign naming the `place` read, or the arrival seen, in the minutes
     before its first moment, with no departure between. (the stay's moments, its end); None without such moments."""
-    there = [e for e in found if e.modality == "visual" or _SIGN.match(e.content)]
+    there = [e for e in found if e.modality == "visual" or signed(e)]
     if not there:
         return None
     stay = stretches(there, SEEN_GAP_MS)[-1]
     named = set(words(place))
     for ev in reversed(store_windows.overlapping(asked.store, stay[0].start_ms - ARRIVAL_REACH_MS, stay[0].start_ms,
                                                  None, 2000)):
-        if ev.start_ms >= stay[0].start_ms or ev.id in {e.id for e in stay}:
+        if ev.start_ms >= stay[0].start_ms:
             continue
         if ev.modality == "visual" and leaves(ev):
             break
-        if (named and _SIGN.match(ev.content) and named <= set(words(ev.content))) or \
+        if (named and signed(ev) and named <= set(words(ev.content))) or \
                 (ev.modality == "visual" and arrives(ev) and stay[0].start_ms - ev.start_ms <= NEAR_ARRIVAL_MS):
             stay = [ev, *stay]
             break
@@ -358,8 +358,8 @@ def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit], found: S
         how = "seen leaving" if end.modality == "visual" and leaves(end) else "next seen on the move or somewhere else"
         return Finding("duration", f"It seems about {lasted}: from {when} ({begin.content}) until {until}, when you "
                        f"were {how} ({end.content}).", (begin, end),
-                       f"{phrase}: from {when} ({begin.content}); no departure seen; next on the move or elsewhere at "
-                       f"{until} ({end.content}): about {lasted}, inferred", False)
+                       f"{phrase}: from {when} ({begin.content}); {how} at {until} ({end.content}): about {lasted}, "
+                       f"inferred", False)
     when = asked.stamp(ev.start_ms, ev.source_id)
     return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
                    f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
