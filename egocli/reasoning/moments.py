@@ -75,10 +75,8 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
     want = kinds.asked(plan.action)
     sent = kinds.events(asked.store, asked.scope, plan.action) if want is not None and want.sender else None
     if sent:
-        last, where = sent[-1], "" if not asked.scope.windows else f" ({asked.scope.label})"
-        when, times = asked.stamp(last.start_ms, last.source_id), f"{len(sent)} time{'s' if len(sent) > 1 else ''}"
-        return Finding("exists", f"Yes: {times}{where}, the last at {when}: {last.content}.", (last,),
-                       f"{plan.action}: yes, {times}{where}; last at {when}: {last.content}")
+        where = "" if not asked.scope.windows else f" ({asked.scope.label})"
+        return _yes("Yes", plan.action, [[e] for e in sent], where, asked.stamp)
     return _exists(_matcher(asked), plan.action, asked.stamp)
 
 
@@ -134,8 +132,7 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     said = plan.action.split()
     if listed is None and not plan.relation and len(said) > 2 and said[1] in ("at", "from") and \
             said[0] in _GETTING:
-        place = " ".join(said[3:] if said[2] in ("the", "my") else said[2:])
-        return digest.digest(asked, QuestionPlan("digest", place))  # 'what did I buy at the market': the stay told
+        return digest.digest(asked, QuestionPlan("digest", " ".join(said[2:])))  # 'buy at the market': the stay told
     return listed
 
 
@@ -189,13 +186,19 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
         return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
                        f"{last.content}", False)
-    times = f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
     how = next((way for way in _MANNER if f" {way} " in f" {' '.join(terms.words(phrase))} "), None)
     if how is not None and (off := next((e for e in groups[-1] if _MANNER[how].search(e.content)), None)):
         off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
         return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
                        f"{phrase}: done, but not {how}: {off_when}: {off.content}")
-    word = "No, you did it" if forgot else "Yes"
+    return _yes("No, you did it" if forgot else "Yes", phrase, groups, where, stamp)
+
+
+def _yes(word: str, phrase: str, groups: list[list[Event]], where: str, stamp: Callable[[int, int | None], str]) \
+        -> Finding:
+    """'Yes: 2 times (today), the last at ...': how often and the latest."""
+    last = groups[-1][-1]
+    when, times = stamp(last.start_ms, last.source_id), f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
     return Finding("exists", f"{word}: {times}{where}, the last at {when}: {last.content}.", (last,),
                    f"{phrase}: yes, {times}{where}; last at {when}: {last.content}")
 

@@ -39,7 +39,7 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
             return Finding("said", f"{text}.", tuple(shown), f"{plan.action}: {text}")
     speaker = _strip(plan.action)
     first, _, rest = plan.other.partition(" ")
-    occasion = _occasion(asked, rest) if first in _AT and rest else None  # 'what did Helen say in the meeting?'
+    occasion = digest.stretch(asked, rest, -(2 ** 62), asked.scope.at_ms + 1) if first in _AT and rest else None
     topic = terms.terms(plan.other) if plan.other and occasion is None else []
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     lines = _spoken_by(asked, speaker) if speaker and speaker not in ("i", "me", "you") else []
@@ -68,12 +68,8 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
 
 
 _AT = frozenset({"at", "in", "during"})
-"""Words before an occasion some words were said at ('in the team meeting', 'at the clinic')."""
-
-
-def _occasion(asked: Asked, phrase: str) -> tuple[int, int] | None:
-    """When an occasion or a stay at a place was, the latest in scope (digest's stretch), else None."""
-    return digest.stretch(asked, phrase, -(2 ** 62), asked.scope.at_ms + 1)
+"""Words before an occasion some words were said at ('what did Helen say in the team meeting?'): her words while
+it went on (digest.stretch), not her words that name it."""
 
 
 def _whether(topic: list[str], lines: list[Event]) -> str:

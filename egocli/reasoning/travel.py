@@ -174,15 +174,12 @@ _VEHICLE_WORDS = {way: tuple(v) for way, v in _RIDES.items() if way in lexicon()
 _VEHICLES = {way: visits.cue(v) for way, v in _VEHICLE_WORDS.items()}
 """A way of getting about -> its vehicles' words ('by bus': bus, double-decker)."""
 _NOT_RIDING = visits.cue(tuple(_RIDES["not_riding"]))
-_READER = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_RIDES["readers"], key=len, reverse=True)) +
-                     r")\b", re.I)
+_READERS = tuple(tuple(words(r)) for r in _RIDES["readers"])
+"""What a ticket or card reader's line opens with ('bus reader - ACCEPTED', 'reader - Metrolink - Touched in')."""
 _RIDE_WORDS = frozenset(_RIDES["asking"].split())
 _BOARDING, _ABOARD = visits.cue(tuple(_RIDES["boarding"])), visits.cue(tuple(_RIDES["aboard"]))
-_ON = {way: re.compile(r"\b(?:on|in|off|onto|into|on board|getting|got|get|catching|caught|catch|taking|took|take|"
-                       r"riding|rode|ride) (?:the|a|an|my)\s+(?:[\w'-]+\s+){0,2}(?:" +
-                       "|".join(re.escape(w) for w in sorted(v, key=len, reverse=True)) + r")\b")
-       for way, v in _VEHICLE_WORDS.items()}
-"""Being on or in a vehicle, getting it or off it ('on the number 9 bus', 'in a black cab', 'catching the 8:10 train')."""
+_RIDING, _ARTICLES = frozenset(_RIDES["riding"].split()), frozenset(_RIDES["articles"].split())
+_VEHICLE_TOKENS = {way: tuple(tuple(words(v)) for v in vs) for way, vs in _VEHICLE_WORDS.items()}
 RIDE_GAP_MS = 30 * 60_000
 """Lines of riding closer than this are one ride (boarding, the view from the window, touching out)."""
 BOARDED_MS = 5 * 60_000
@@ -284,5 +281,18 @@ def _rides_in(ev: Event, way: str, aboard: bool) -> bool:
     if not _VEHICLES[way].search(text):
         return False
     if ev.modality == "visual":
-        return not aboard or bool(_BOARDING.search(text) or _ABOARD.search(text) or _ON[way].search(text))
-    return ev.modality == "text" and bool(_READER.match(ev.content))
+        return not aboard or bool(_BOARDING.search(text) or _ABOARD.search(text)) or _on_one(text, way)
+    said = tuple(words(ev.content))
+    return ev.modality == "text" and any(said[:len(r)] == r for r in _READERS)
+
+
+def _on_one(text: str, way: str) -> bool:
+    """Whether a frame has one on, in, off or getting a vehicle of that way ('on the number 9 bus', 'in a black cab',
+    'catching the 8:10 train'): a word of riding, an article, at most two words, the vehicle."""
+    said = words(text)
+    for vehicle in _VEHICLE_TOKENS[way]:
+        for i in range(len(said) - len(vehicle) + 1):
+            if tuple(said[i:i + len(vehicle)]) == vehicle and any(
+                    said[j] in _ARTICLES and j and said[j - 1] in _RIDING for j in range(max(i - 3, 0), i)):
+                return True
+    return False

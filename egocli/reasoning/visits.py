@@ -322,7 +322,7 @@ def seen_stay(asked: Asked, found: list[Event], place: str = "") -> tuple[list[E
     if not there:
         return None
     stay = stretches(there, SEEN_GAP_MS)[-1]
-    named = set(words(place))
+    named = set(_bare(words(place)))  # 'the market': market
     for ev in reversed(store_windows.overlapping(asked.store, stay[0].start_ms - ARRIVAL_REACH_MS, stay[0].start_ms,
                                                  None, 2000)):
         if ev.start_ms >= stay[0].start_ms:
