@@ -41,14 +41,15 @@ from bench.sets.items import Item, load_items  # noqa: E402
 from egocli.reasoning import asker  # noqa: E402
 
 FULL = asker.AskRequest("?", votes=5)
-CONFIG_NAMES = ("full", "no-symbolic", "no-llm", "no-tcot", "no-hcc", "votes1", "recent")
+CONFIG_NAMES = ("full", "no-symbolic", "no-llm", "no-tcot", "no-hcc", "votes1", "recent", "no-plan", "no-reading")
 
 
 def configs() -> dict[str, asker.AskRequest]:
     """Every config, by name."""
     return {"full": FULL, "no-symbolic": replace(FULL, symbolic=False), "no-llm": replace(FULL, llm=False),
             "no-tcot": replace(FULL, tcot=False), "no-hcc": replace(FULL, hcc=False),
-            "votes1": replace(FULL, votes=1), "recent": replace(FULL, hcc=False, tcot=False, baseline="recent")}
+            "votes1": replace(FULL, votes=1),
+            "no-plan": replace(FULL, model_plan=False), "no-reading": replace(FULL, model_reading=False), "recent": replace(FULL, hcc=False, tcot=False, baseline="recent")}
 
 
 def home() -> Path:
@@ -128,7 +129,13 @@ def answer_one(store, llm, embedder, item: Item, template: asker.AskRequest) -> 
                 "tokens": 0, "votes": [], "error": str(ex)}
     return {"answer": ans.text, "predicted": LETTERS.index(ans.letter) if ans.letter else None,
             "recall": report.recall(ctx.storyline.events, item.evidence), "latency_s": round(ans.latency_s, 3),
-            "tokens": ans.prompt_tokens + ans.output_tokens, "votes": [v for _, v in ans.votes], "error": None}
+            "tokens": ans.prompt_tokens + ans.output_tokens, "votes": [v for _, v in ans.votes], "error": None,
+            "decided_by": ans.decided_by, "plan_by": plan.by if (plan := _plan(ctx)) is not None else None}
+
+
+def _plan(ctx):
+    """The plan an open question was answered by (None: multiple choice, or no form read)."""
+    return ctx.checked.plan if ctx.checked is not None else None
 
 
 def chosen(text: str) -> list[str]:

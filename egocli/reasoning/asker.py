@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, voice
+from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, voice, waking
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.plan import Finding
 from egocli.reasoning.scope import TIME_TAG, Scope, bind_videos, parse_scope, parse_tags
@@ -38,8 +38,9 @@ def scope_of(store: Store, req: AskRequest) -> Scope:
         raise InputError("the event log is empty: import or ingest something first")
     if req.baseline is not None and req.baseline not in BASELINES:
         raise UsageError(f"unknown baseline {req.baseline!r} (known: {', '.join(BASELINES)})")
-    return parse_scope(req.question, req.at_ms if req.at_ms is not None else asked_now(store), list(req.choices),
-                       bind_videos(store, req.videos), req.since_ms, req.until_ms)
+    at_ms = req.at_ms if req.at_ms is not None else asked_now(store)
+    return parse_scope(req.question, at_ms, list(req.choices), bind_videos(store, req.videos), req.since_ms,
+                       req.until_ms, waking.nights(store, at_ms, req.question))
 
 
 def asked_now(store: Store) -> int:
@@ -140,8 +141,8 @@ def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, start
     if not req.choices:
         if checked is None or checked.finding is None:
             return None if llm is not None else _template(ctx, req, started)
-        if llm is not None and not checked.finding.answered and ctx.relevant and ctx.storyline.events \
-                and not prompts.asks_whether(req.question):
+        if llm is not None and req.model_reading and not checked.finding.answered and ctx.relevant \
+                and ctx.storyline.events and not prompts.asks_whether(req.question):
             read = _read_before_no(llm, ctx, req, checked.finding, started, on_token)
             if read is not None:
                 return read

@@ -48,6 +48,10 @@ class AskRequest:
     """Check options against their own evidence and compute open-question forms in code (neuro.py)."""
     llm: bool = True
     """Ask the model (off: the symbolic answer, or a template, alone)."""
+    model_plan: bool = True
+    """Let the model plan an open question the rules read no answer for (neuro._second_reading)."""
+    model_reading: bool = True
+    """Let the model read the context before a computed plan's 'not that I can see' (asker._read_before_no)."""
 
     @property
     def tokens(self) -> int:

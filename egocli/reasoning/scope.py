@@ -11,6 +11,7 @@ from egocli.core.lexicon import apostrophes, lexicon
 from egocli.store import Store
 from egocli.core.timephrases import spoken_clock
 from egocli.core.timeutil import WEEKDAYS, local, parse_clock, short_clock, to_ms
+from egocli.reasoning import waking
 
 TIME_TAG = re.compile(r"<TIME\s+([0-9:.,]+)\s+video\s+(\d+)>", re.I)
 DAY_PARTS: dict[str, tuple[int, int]] = lexicon().time["parts"]
@@ -107,6 +108,8 @@ class Scope:
     """Clock times the question names ('at 07:48': (t, t); 'between 9 and 10 am': (t1, t2)), absolute."""
     future: bool = False
     """A question about a plan for a coming day ('when am I seeing Anna?'): the day words name no window."""
+    nights: tuple[tuple[int, int], ...] = ()
+    """(went to bed, got up) of the wearer's nights (waking.nights): where their mornings and nights begin and end."""
 
 
 def bind_videos(store: Store, mapping: dict[int, str]) -> dict[int, BoundVideo]:
@@ -154,10 +157,9 @@ def _day(at: datetime, back: int) -> datetime:
     return (at - timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def _span(day: datetime, part: str | None) -> tuple[int, int]:
+def _span(day: datetime, part: str | None, nights: tuple[tuple[int, int], ...] = ()) -> tuple[int, int]:
     lo, hi = DAY_PARTS[part] if part else (0, 24)
-    start = day + timedelta(hours=lo)
-    return to_ms(start), to_ms(start + timedelta(hours=hi - lo))
+    return waking.part((to_ms(day + timedelta(hours=lo)), to_ms(day + timedelta(hours=hi))), part, nights)
 
 
 _FURTHEST_MS = 250 * 365 * 86_400_000
@@ -173,7 +175,8 @@ def _count(word: str | None, unit_ms: int = 0, phrase: str = "") -> float:
     return n
 
 
-def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], str]]:
+def relative_windows(question: str, at_ms: int,
+                     nights: tuple[tuple[int, int], ...] = ()) -> list[tuple[tuple[int, int], str]]:
     """Windows named by relative expressions in the question, each with the words that named it."""
     text = question.lower()
     at = local(at_ms)
@@ -194,16 +197,16 @@ def relative_windows(question: str, at_ms: int) -> list[tuple[tuple[int, int], s
         back = (at.weekday() - WEEKDAYS.index(m.group(2))) % 7
         if back == 0 and (m.group(1) or "").strip() in ("last", "this past"):
             back = 7
-        found.append((_span(_day(at, back), m.group(3)), m.group(0).strip()))
+        found.append((_span(_day(at, back), m.group(3), nights), m.group(0).strip()))
     for m in _DAYWORD.finditer(text):
         word, part = m.group(1), m.group(2)
         if word == "last" and part == "night":
-            found.append(((to_ms(_day(at, 1) + timedelta(hours=18)), to_ms(_day(at, 0) + timedelta(hours=5))),
-                          m.group(0)))
+            found.append((waking.part((to_ms(_day(at, 1) + timedelta(hours=18)), to_ms(_day(at, 0) + timedelta(
+                hours=5))), "night", nights), m.group(0)))
         elif word == "yesterday":
-            found.append((_span(_day(at, 1), part), m.group(0)))
+            found.append((_span(_day(at, 1), part, nights), m.group(0)))
         elif word == "today" or (word == "this" and part):
-            found.append((_span(_day(at, 0), part), m.group(0)))
+            found.append((_span(_day(at, 0), part, nights), m.group(0)))
     for m in _ISO_DAY.finditer(text):
         try:
             day = datetime.fromisoformat(m.group(1)).astimezone()
@@ -315,8 +318,8 @@ def _clip(windows: list[tuple[int, int]], lo: int | None, hi: int | None) -> lis
 
 def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
                 videos: dict[int, BoundVideo] | None = None, since_ms: int | None = None,
-                until_ms: int | None = None) -> Scope:
-    """The scope of a question asked at `at_ms`, narrowed by --since/--until and bound videos."""
+                until_ms: int | None = None, nights: tuple[tuple[int, int], ...] = ()) -> Scope:
+    """The scope of a question asked at `at_ms`, narrowed by --since/--until and bound videos, in the wearer's days."""
     if since_ms is not None and until_ms is not None and since_ms >= until_ms:
         raise UsageError("--since must be before --until")
     videos = videos or {}
@@ -327,7 +330,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     if future and (past := _PAST_DAY.search(question.lower())) and (coming := _COMING_DAY.search(question.lower())):
         raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
                          f"('{coming.group(0)}'): ask about one of them")
-    named = [] if videos or future else relative_windows(question, at_ms)
+    named = [] if videos or future else relative_windows(question, at_ms, nights)
     named = [((lo, max(hi, at_ms + 1)), f"since {words}") if re.search(rf"\bsince {re.escape(words)}\b", question)
              else ((lo, hi), words) for (lo, hi), words in named]  # 'since wednesday': from then until now
     moments = [] if videos or future else clock_moments(question, at_ms, [w for w, _ in named])
@@ -353,7 +356,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     label = "a plan said before now" if future and not notes else ", ".join(notes) if notes else ("videos " + ", ".join(v.name for v in videos.values())
                                            if videos else "the whole log")
     return Scope(tuple(windows), tuple(videos[k] for k in sorted(videos)), tuple(tags), backwards,
-                 at_ms, label, notes, tuple(span for span, _ in moments), future)
+                 at_ms, label, notes, tuple(span for span, _ in moments), future, nights)
 
 
 def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
@@ -362,12 +365,12 @@ def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
     tablet?') or of each of the last PART_DAYS days ('when did I last take my evening tablet?')."""
     at = local(scope.at_ms)
     if (days := named_days(scope)) is not None:
-        spans = [_span(d, part) for d in days]
+        spans = [_span(d, part, scope.nights) for d in days]
         inside = [(max(a, lo), min(b, hi)) for a, b in spans for lo, hi in scope.windows if max(a, lo) < min(b, hi)]
         label = f"{scope.label}, {part}"
     else:
-        back = 0 if at.hour >= DAY_PARTS[part][0] else 1
-        inside = [_span(_day(at, back + k), part) for k in range(1 if latest_only else PART_DAYS)]
+        back = 0 if _span(_day(at, 0), part, scope.nights)[0] <= scope.at_ms else 1
+        inside = [_span(_day(at, back + k), part, scope.nights) for k in range(1 if latest_only else PART_DAYS)]
         label = (f"this {part}" if back == 0 else f"yesterday {part}") if latest_only else f"{part}s"
     inside = sorted((lo, min(hi, scope.at_ms + 1)) for lo, hi in inside if lo <= scope.at_ms)
     return replace(scope, windows=tuple(inside) or scope.windows, label=label)

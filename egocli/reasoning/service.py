@@ -152,7 +152,7 @@ class AskService:
     def evidence(self, store: Store, req: AskRequest, scope: Scope) -> Context:
         """Retrieval hits, the T-CoT windows around them and HCC summaries: the context the model reads. An
         open question the fast path cannot read is parsed by the model (loaded for it, if not yet)."""
-        parser = self.parser if req.llm and req.symbolic and not req.choices else None
+        parser = self.parser if req.llm and req.symbolic and req.model_plan and not req.choices else None
         return asker.gather(store, req, scope, self.embedder, parser)
 
     def parser(self, question: str) -> QuestionPlan | None:

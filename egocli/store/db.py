@@ -6,7 +6,6 @@ import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator
 import contextlib
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,7 +163,7 @@ class Store:
         """The raw sqlite3 connection."""
         return self.db.conn
 
-    @contextmanager
+    @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """BEGIN ... COMMIT, or ROLLBACK on any exception (nesting joins the outer one)."""
         conn = self.conn
@@ -264,7 +263,7 @@ class Store:
                     " VALUES (?,?,?,?,?,?)", rows)
         return len(rows)
 
-    @contextmanager
+    @contextlib.contextmanager
     def _batched_fts(self, conn: sqlite3.Connection, n: int) -> Iterator[None]:
         """For large batches, index the new rows in one statement instead of a trigger per row.
 
@@ -337,6 +336,11 @@ class Store:
             raise StoreError(f"search failed: {ex}") from ex
         return [(Event.from_row(r), r["score"], r["snip"]) for r in rows]
 
+    def times(self, since_ms: int, until_ms: int) -> list[tuple[int, int]]:
+        """(start, end) of the events starting in [since, until), in time order: when the wearer was recording."""
+        sql = "SELECT start_ms, end_ms FROM events WHERE start_ms >= ? AND start_ms < ? ORDER BY start_ms"
+        return [(int(a), int(b)) for a, b in self.conn.execute(sql, [since_ms, until_ms])]
+
     def size_hint(self) -> int:
         """An upper bound on how many events there are (the highest id: instant, where count(*) reads the
         whole table); 0 for an empty log."""
@@ -383,18 +387,14 @@ class Store:
         """Counts per modality and per local day, sources and file size."""
         per_modality = dict(self.conn.execute(
             "SELECT modality, count(*) FROM events GROUP BY modality ORDER BY count(*) DESC").fetchall())
-        per_day = dict(self.conn.execute(
-            "SELECT date(start_ms / 1000, 'unixepoch', 'localtime') AS d, count(*) FROM events"
-            " GROUP BY d ORDER BY d").fetchall())
+        per_day = dict(self.conn.execute("SELECT date(start_ms / 1000, 'unixepoch', 'localtime') AS d, count(*)"
+                                         " FROM events GROUP BY d ORDER BY d").fetchall())
         span = self.conn.execute("SELECT min(start_ms), max(end_ms), count(*) FROM events").fetchone()
-        size = 0
-        if self.path is not None:
-            for suffix in ("", "-wal"):
-                p = Path(str(self.path) + suffix)
-                size += p.stat().st_size if p.exists() else 0
+        size = 0 if self.path is None else \
+            sum(p.stat().st_size for suffix in ("", "-wal") if (p := Path(str(self.path) + suffix)).exists())
         return {
             "events": span[2], "first_ms": span[0], "last_ms": span[1],
             "per_modality": per_modality, "per_day": per_day,
-            "sources": len(self.sources()), "db_bytes": size,
-            "schema_version": self.schema_version(), "path": str(self.path or ":memory:"),
+            "sources": len(self.sources()), "db_bytes": size, "schema_version": self.schema_version(),
+            "path": str(self.path or ":memory:"),
         }
