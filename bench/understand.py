@@ -37,6 +37,9 @@ Sets, each with its own log in $EGOCLI_HOME:
   return to an office job, who does the school run for his two children while his partner works shifts
   (bench/sets/school*), 150 questions written the same way, committed before egocli was first run on them; log
   school.db.
+- `nights`: two days of a hospital night porter of 52 with sleep apnoea, tinnitus and mild memory trouble after a
+  stroke, a shift across midnight and a night off, his days turned upside down (bench/sets/nights*), 150 questions
+  written the same way, committed before egocli was first run on them; log nights.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -67,7 +70,7 @@ from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
 SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
-        "school")
+        "school", "nights")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -69,7 +69,7 @@ class Days:
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
                                   Days("flatshare"), Days("market"), Days("garden"),
-                                  Days("school"))}
+                                  Days("school"), Days("nights"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -93,7 +93,14 @@ who does the school run for his two children while his partner works shifts (Tue
 and a PE kit forgotten, a work badge, a child's inhaler and his mother's car keys put down in odd places and found,
 paracetamol counted against a daily limit, a tablet taken late, the train to work, a neighbour's lift and a bus
 home from neuro rehab, a Lidl shop, money lent, paid back and still owed, the GP surgery and the school office rung,
-a football match moved twice), written the same way by a helper who never read egocli's code or answers."""
+a football match moved twice), written the same way by a helper who never read egocli's code or answers; nights: a
+hospital night porter of 52 with sleep apnoea, tinnitus and some memory trouble after a stroke, who lives with his
+son and an old dog and looks in on his mother in sheltered housing (Thu 10, Fri 11 Jun 2027: a night shift across
+midnight with patients moved, a lift out of order, chest tightness and two sprays of GTN, the 3 am break, a lanyard
+left in the canteen; a flat car battery and the bus home at eight, a bedtime tablet forgotten and taken late, the
+pharmacy and the GP rung, car keys, reading glasses, the CPAP mask and the dog's lead put down in odd places and
+found, money lent, part paid back and owed, a rota change moved twice), written the same way by a helper who never
+read egocli's code or answers."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
