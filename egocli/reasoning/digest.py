@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import actions, terms, visits, voice
+from egocli.reasoning import actions, staying, terms, visits, voice
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import SENSED_ACTS, Finding, Matcher, nothing, occurrences
@@ -200,13 +200,13 @@ def in_digits(money: str) -> str:
 
 def stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | None:
     """The time spent at a place (or an occasion: 'the budget review') inside [lo, hi): when it was seen or its sign
-    read, the latest such stay to its end (visits.seen_stay: a letter read or a word said about it hours before is
+    read, the latest such stay to its end (staying.seen_stay: a letter read or a word said about it hours before is
     not the stay); else from the first to the last mention on the latest day it is named."""
     found = [e for e in Matcher(asked.store, asked.scope, asked.embedder).matches(place, verb_first=False)
              if lo <= e.start_ms < hi]
     if not found:
         return None
-    seen = visits.seen_stay(asked, found, place)
+    seen = staying.seen_stay(asked, found, place)
     if seen is not None:
         stay, end = seen
         return stay[0].start_ms, end.end_ms if end is not None else max(e.end_ms for e in stay) + 60_000

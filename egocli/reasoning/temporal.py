@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, kinds, terms, visits, voice
+from egocli.reasoning import actions, kinds, staying, terms, visits, voice
 from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan, tidy  # noqa: F401 (Finding, tidy: callers import them from here)
@@ -264,7 +264,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
         if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
-            return visits.one_moment(asked, groups[-1][0], phrase, stays, found)
+            return staying.one_moment(asked, groups[-1][0], phrase, stays, found)
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
-from egocli.reasoning import terms
+from egocli.reasoning import terms, workplace
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
@@ -91,12 +91,12 @@ def move(phrase: str) -> Move | None:
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere
     cut = rest.index("from") if "from" in rest else len(rest)
-    place, after = _bare(rest[:cut]), _bare(rest[cut + 1:])
+    place, after = bare(rest[:cut]), bare(rest[cut + 1:])
     home = not place or place[0] in _HOME_WORDS
     return Move(kind, "" if home else " ".join(place), " ".join(after))
 
 
-def _bare(tokens: list[str]) -> list[str]:
+def bare(tokens: list[str]) -> list[str]:
     """A place's words without the prepositions and articles before them ('at the office' -> 'office')."""
     while tokens and tokens[0] in _LEADING and not (len(tokens) == 1 and tokens[0] in _HOME_WORDS):
         tokens = tokens[1:]
@@ -126,12 +126,20 @@ def _home_departure(ev: Event) -> bool:
     return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and _home_word(ev.content)
 
 
+def _moving(ev: Event) -> str:
+    """'home' for a getting home or setting out from home seen, 'travel' for a way of getting about seen, else ''."""
+    return "home" if _home_departure(ev) or _home_arrival(ev) else \
+        "travel" if ev.modality == "visual" and MOVING.search(ev.content.lower()) else ""
+
+
 Find = Callable[[str], list[Event]]
 """The events in scope about a place, in time order (temporal.Matcher's matches of it as a thing)."""
 
 
 def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
-    """The visits to a place in the question's scope, in time order."""
+    """The visits to a place in the question's scope, in time order ('work' names none: its stays at work)."""
+    if bare(words(place)) == ["work"] and (worked := workplace.stays(asked, _moving)):
+        return [Visit(begin, end) for begin, end in worked]
     mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
     groups = stretches(mentions)
     seen = [g for g in groups if any(e.modality == "visual" for e in g)]
@@ -164,7 +172,25 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     after = [e for e in later if e.start_ms >= hi and not _leaves_elsewhere(e, own)]
     arrival = next((e for e in around if e.start_ms > hi and arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
-    return Visit(begin, end)
+    return Visit(begin, end if end is not None else _far_departure(asked, hi, known, mentioned))
+
+
+LONG_STAY_MS = 16 * 3_600_000
+"""How long after its last mention a stay may end with a departure naming its place (a night shift at the
+hospital, seen at its arrival and its leaving only)."""
+
+
+def _far_departure(asked: Asked, hi: int, known: set[str], mentioned: set[int]) -> Event | None:
+    """The first departure that mentions the place (`mentioned`) or one of its `known` names within LONG_STAY_MS
+    after `hi`, with no going home or setting out from home seen before it; else None."""
+    until = min(hi + LONG_STAY_MS, asked.scope.at_ms + 1)
+    later = store_windows.overlapping(asked.store, hi + DEPARTURE_REACH_MS, until, None, 4000)
+    for ev in (e for e in later if e.modality == "visual" and e.start_ms > hi):
+        if _home_arrival(ev) or _home_departure(ev):
+            return None
+        if leaves(ev) and (ev.id in mentioned or any(n in ev.content for n in known)):
+            return ev
+    return None
 
 
 def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
@@ -210,7 +236,7 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
 
 def stays(asked: Asked, place: str, find: Find) -> list[Visit]:
     """The visits to a place as a question names it ('at the dentist'), for 'how long was I at ...?'."""
-    return visits(asked, " ".join(_bare(words(place))) or place, find)
+    return visits(asked, " ".join(bare(words(place))) or place, find)
 
 
 def last_closed(seen: list[Visit]) -> Visit | None:
@@ -302,79 +328,5 @@ def said_place(ev: Event) -> tuple[str, str]:
     return ev.content, "seen"
 
 
-_MOVING = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+MOVING = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
 """A way of getting about seen in a frame ('walking across a parade of shops', 'the bus kneeling at the kerb')."""
-MOVED_ON_MS = 3 * 3_600_000
-"""How long after its last moment a stay may be seen to end."""
-
-
-SEEN_GAP_MS = 2 * 3_600_000
-"""Moments of being at a place (seen there, or its sign read) closer than this are one stay."""
-
-
-def seen_stay(asked: Asked, found: list[Event], place: str = "") -> tuple[list[Event], Event | None] | None:
-    """The latest stay among a place's mentions: its moments of being there (a frame, a sign read; a letter read or a
-    word said about the place is no being there) less than SEEN_GAP_MS apart, then how it ended: the first departure
-    seen from its last moment on, else the first time one was next seen on the move or at another place's sign
-    (`moved_on`), else None. It began at the sign naming the `place` read, or the arrival seen, in the minutes
-    before its first moment, with no departure between. (the stay's moments, its end); None without such moments."""
-    there = [e for e in found if e.modality == "visual" or signed(e)]
-    if not there:
-        return None
-    stay = stretches(there, SEEN_GAP_MS)[-1]
-    named = set(_bare(words(place)))  # 'the market': market
-    for ev in reversed(store_windows.overlapping(asked.store, stay[0].start_ms - ARRIVAL_REACH_MS, stay[0].start_ms,
-                                                 None, 2000)):
-        if ev.start_ms >= stay[0].start_ms:
-            continue
-        if ev.modality == "visual" and leaves(ev):
-            break
-        if (named and signed(ev) and named <= set(words(ev.content))) or \
-                (ev.modality == "visual" and arrives(ev) and stay[0].start_ms - ev.start_ms <= NEAR_ARRIVAL_MS):
-            stay = [ev, *stay]
-            break
-    after = store_windows.overlapping(asked.store, stay[-1].start_ms, min(stay[-1].start_ms + DEPARTURE_REACH_MS,
-                                                                          asked.scope.at_ms + 1), None, 2000)
-    left = next((e for e in after if e.modality == "visual" and leaves(e) and e.start_ms >= stay[-1].start_ms), None)
-    return stay, left or moved_on(asked, stay[0], stay[-1].start_ms)
-
-
-def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit], found: Sequence[Event] = ()) -> Finding:
-    """A stay with no departure seen among the visits `seen`, its last mention `ev` one moment: when its visit began
-    with a sign read or an arrival seen ('sign - Millbrook Surgery'), it lasted, it seems, until one was next seen
-    on the move or read the sign of another place after that moment; else, when the place's mentions `found` hold
-    moments of being there, from the first of the latest stay to how it ended (`seen_stay`); else that moment and
-    no length (its clip's few seconds are not the stay's)."""
-    opened = [v for v in seen if v.end is None]
-    begin = opened[-1].begin if opened and opened[-1].begin.start_ms <= ev.start_ms else ev
-    end = moved_on(asked, begin, max(begin.start_ms, ev.start_ms)) \
-        if _SIGN.match(begin.content) or (begin.modality == "visual" and arrives(begin)) else None
-    if end is None and (stay := seen_stay(asked, list(found), phrase)) is not None and stay[1] is not None and \
-            stay[1].start_ms > stay[0][0].start_ms:
-        (begin, *_), end = stay
-    if end is not None:
-        when, until = asked.stamp(begin.start_ms, begin.source_id), asked.stamp(end.start_ms, end.source_id)
-        lasted = say_duration(end.start_ms - begin.start_ms)
-        how = "seen leaving" if end.modality == "visual" and leaves(end) else "next seen on the move or somewhere else"
-        return Finding("duration", f"It seems about {lasted}: from {when} ({begin.content}) until {until}, when you "
-                       f"were {how} ({end.content}).", (begin, end),
-                       f"{phrase}: from {when} ({begin.content}); {how} at {until} ({end.content}): about {lasted}, "
-                       f"inferred", False)
-    when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
-                   f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
-
-
-def moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
-    """The first frame after `after_ms` showing a way of getting about, or a sign read of another place than the
-    stay's beginning names."""
-    own = {w for n in names(begin.content) for w in words(n)}
-    later = store_windows.overlapping(asked.store, after_ms + 1, min(after_ms + MOVED_ON_MS, asked.scope.at_ms),
-                                      begin.source_id, 2000)
-    for nxt in later:
-        if nxt.start_ms <= after_ms:
-            continue
-        if (nxt.modality == "visual" and _MOVING.search(nxt.content.lower())) or \
-                (_SIGN.match(nxt.content) and not own & set(words(nxt.content))):
-            return nxt
-    return None
