@@ -147,6 +147,8 @@ def _checked(llm: PrefixCachedModel | None, ctx: Context, req: AskRequest, start
             if read is not None:
                 return read
         text, prompt_tokens, out_tokens, by = neuro.phrase(llm, checked.finding, req.question)
+        if checked.plan is not None and checked.plan.by == "model" and checked.finding.answered:
+            text = voice.seems(text, voice.AS_READ)
         if on_token is not None:
             on_token(text)
         cites = [citation(ctx, ev) for ev in checked.finding.events]
@@ -187,7 +189,7 @@ def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, findi
     if read.text == NOTHING or read.text.startswith(STAND_IN) or not read.citations or \
             neuro.polarity(read.text) == "no" or neuro.as_the_wearer(read.text):
         return None
-    text = seems(read.text)
+    text = voice.seems(read.text)
     closest = finding.events[0] if finding.events else None
     cites = read.citations
     if closest is not None and closest.id != cites[0].event_id:
@@ -196,15 +198,6 @@ def _read_before_no(llm: PrefixCachedModel, ctx: Context, req: AskRequest, findi
     if on_token is not None:
         on_token(text)
     return replace(read, text=text, citations=cites, decided_by="model")
-
-
-_PLAIN_OPENERS = frozenset("you your the it there a an this that he she they his her their".split())
-
-
-def seems(text: str) -> str:
-    """A reading said as one, not as a computed fact: 'It seems Tasha came and got you at 15:04.'"""
-    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
-    return f"It seems {text[:1].lower() + text[1:] if first in _PLAIN_OPENERS else text}"
 
 
 def _template(ctx: Context, req: AskRequest, started: float) -> Answer:

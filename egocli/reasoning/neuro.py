@@ -99,8 +99,9 @@ _NUMBER = re.compile(r"\d+")
 
 def phrasable(finding: temporal.Finding) -> bool:
     """Whether the model may phrase a finding at all (a finding that lists several lines of a form that quotes
-    the log is given as computed; so is one that cites nothing)."""
-    return bool(finding.events) and (forms.form_named(finding.form).phrased or len(finding.events) == 1)
+    the log is given as computed; so is one that found nothing or only infers: the model drops 'it seems' and
+    'not that I can see')."""
+    return finding.answered and (forms.form_named(finding.form).phrased or len(finding.events) == 1)
 
 
 def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> tuple[str, int, int, str]:
@@ -117,10 +118,25 @@ def phrase(llm: TextModel | None, finding: temporal.Finding, question: str) -> t
     if not reply or not set(_NUMBER.findall(finding.facts)) & set(_NUMBER.findall(reply)) \
             or not set(_NUMBER.findall(reply)) <= set(_NUMBER.findall(said)) \
             or not _same_answer(reply, finding.text) \
-            or not _names(reply) <= _names(said) or as_the_wearer(reply):
-        # a phrasing that drops or invents a time, a number, a name or a no, or speaks as the user ('I got back')
+            or not _names(reply) <= _names(said) or as_the_wearer(reply) or not _days_kept(reply, finding.text):
+        # a phrasing that drops or invents a time, a number, a name, a day or a no, or speaks as the user
         return finding.text, *used, "template"
     return reply, *used, "model"
+
+
+_DAY_WORDS = frozenset({"today", "yesterday", "tomorrow", *lexicon().time["weekdays"], *lexicon().time["months"]})
+"""Words that say which day a time was: a phrasing keeps the one the computed answer says with a time it gives."""
+
+
+_DAY_AT = re.compile(r"\b([a-z]+)(?: \d{1,2}(?: [a-z]+)?)? at (\d{1,2}:\d{2})\b")
+
+
+def _days_kept(reply: str, template: str) -> bool:
+    """Whether every time the reply gives keeps the day the computed answer said it with ('yesterday at 08:40' is
+    not '08:40')."""
+    days = {clock: day for day, clock in _DAY_AT.findall(template.lower()) if day in _DAY_WORDS}
+    said = set(re.findall(r"[a-z]+", reply.lower()))
+    return all(days[clock] in said for clock in re.findall(r"\b\d{1,2}:\d{2}\b", reply) if clock in days)
 
 
 _AS_THE_WEARER = lexicon().words["as_the_wearer"]

@@ -179,3 +179,20 @@ _MODIFIERS = frozenset("new old big small little other same last first next spar
 _CLAUSE = frozenset("when while after before that which who whose with from on in at into i you me he she they we "
                     "my your his her our their".split())
 """Words that start a clause or a place after a thing ('the keys when I got in', 'the card with the date on')."""
+
+
+_PLAIN_OPENERS = frozenset("you your the it there a an this that he she they his her their today yesterday by on at "
+                           "in last about".split())
+
+
+def seems(text: str, lead: str = "It seems") -> str:
+    """A reading said as one, not as a computed fact: 'It seems Tasha came and got you at 15:04.'"""
+    first = text.split(maxsplit=1)[0].lower().rstrip(",:") if text.strip() else ""
+    return f"{lead} {text[:1].lower() + text[1:] if first in _PLAIN_OPENERS else text}"
+
+
+AS_READ = "If I'm reading this right,"
+"""How an answer computed from the model's plan of the question opens: the plan is the 1.5B model's reading of
+words the rules could not read, so the answer is said as resting on it. On the first 200 questions of the dev sets
+(errands, shifts, weekdays, visits, flatshare, market) the model's plans turned 5 hedged answers right and 7 into
+wrong ones said as fact."""
