@@ -198,14 +198,19 @@ _ARRIVING = frozenset(tuple(terms.stem(w) for w in verb.split()) for verb in VER
 """The verbs of someone coming, stemmed word by word ('turning up' is ('turn', 'up'))."""
 
 
-def arrival(asked: Asked, phrase: str) -> list[Event] | None:
-    """When a phrase says someone came ('kwame turning up', 'susan and alfie arrived'): the event of their latest
-    visit that says they came; None for any other phrase, or when no visit of theirs is seen ('did removing the pan
-    come before ...' is no one's visit)."""
+def coming(phrase: str) -> list[str]:
+    """The people a phrase says came ('kwame turning up', 'susan and alfie arrived', 'the plumber come'), else []."""
     said = terms.words(phrase)
     for n in (2, 1):
         if len(said) > n and tuple(terms.stem(w) for w in said[-n:]) in _ARRIVING:
-            who = people(" ".join(said[:-n]))
-            events = visit(asked, who) if who else []
-            return [_came(events)] if events else None
-    return None
+            return [p for p in people(" ".join(said[:-n])) if p not in ("i", "me", "you")]  # the wearer's own: no visit
+    return []
+
+
+def arrival(asked: Asked, phrase: str) -> list[Event] | None:
+    """When a phrase says someone came (`coming`): the event of their latest visit that says they came; None for
+    any other phrase, or when no visit of theirs is seen ('did removing the pan come before ...' is no one's
+    visit)."""
+    who = coming(phrase)
+    events = visit(asked, who) if who else []
+    return [_came(events)] if events else None

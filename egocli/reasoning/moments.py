@@ -71,13 +71,17 @@ def during(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def exists(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'Did I X?'; 'did Dad text me?' is whether a message from Dad is in the scope (kinds.py)."""
+    """'Did I X?'; 'did Dad text me?' is whether a message from Dad is in the scope (kinds.py); 'did the plumber
+    come?' whether a visit of his is (guests.py)."""
     want = kinds.asked(plan.action)
     sent = kinds.events(asked.store, asked.scope, plan.action) if want is not None and want.sender else None
     if sent:
         where = "" if not asked.scope.windows else f" ({asked.scope.label})"
         return _yes("Yes", plan.action, [[e] for e in sent], where, asked.stamp)
-    return _exists(_matcher(asked), plan.action, asked.stamp)
+    if came := guests.arrival(asked, plan.action):  # 'did the plumber come?': a visit of his seen
+        return _yes("Yes", plan.action, [came], "" if not asked.scope.windows else f" ({asked.scope.label})",
+                    asked.stamp)
+    return _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
 
 
 def which(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -138,3 +138,9 @@ def test_how_many_people_came_counts_the_doors_with_someone_at_them(store, quest
     assert plan is not None and (plan.form, plan.relation) == ("guest", "count")
     counted = said(store, question, AT)
     assert counted.startswith("2 people at the door: today at 16:10: Susan") and "Brian" not in counted
+
+
+@pytest.mark.parametrize("question", ["has irene been", "did irene come round today", "has Irene been over?"])
+def test_whether_someone_came_is_their_visit_seen(store, question):
+    answer = said(store, question, AT)
+    assert answer.startswith("Yes") and "19:00" in answer, answer

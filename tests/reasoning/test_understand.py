@@ -45,6 +45,8 @@ def _plan(question: str):
     ("What time was my last coffee?", "What was my last coffee?"),
     ("Was I at the bank before the bakery?", "Did I go to the bank before I went to the bakery?"),
     ("my reading glasses, where are they now", "Where are my reading glasses now?"),
+    ("where've I put my reading glasses", "Where have I put my reading glasses?"),
+    ("has the plumber been round yet", "Did the plumber come?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
