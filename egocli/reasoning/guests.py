@@ -166,10 +166,12 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     stamp, name = asked.stamp, plan.action.strip()
     if not events:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "guest", name, stamp)
-    came = _came(events)
+    came = _came(events, who)
     events = events[events.index(came):]  # 'starting dinner for Irene' before the doorbell is no visit yet
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
-    told = " ".join(w if w in _ARTICLES | _JOINS else w.capitalize() for w in name.split())
+    seen_as = " ".join(e.content for e in events)  # a name as the log writes it: 'Irene', but 'the taxi'
+    told = " ".join(w.capitalize() if w not in _ARTICLES | _JOINS and w.capitalize() in seen_as else w
+                    for w in name.split())
     seen = [p.split() for p in who]
     if not any(e.modality == "visual" and any(_names(terms.words(e.content), n) for n in seen) for e in events):
         told = f"It seems {told}"  # heard in the room, the door seen unnamed: an inference, said as one
@@ -188,8 +190,14 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
                    f"{name}: first seen in person {when} ({came.content})")
 
 
-def _came(events: list[Event]) -> Event:
-    """The event of a visit that says the visitor came: seen at the door, else the first arrival, else the first."""
+def _came(events: list[Event], who: list[str]) -> Event:
+    """The event of a visit that says the visitor came: seen at the door, else the first arrival, else the first;
+    from the first frame of the visit or their own first words on (words said about them before are talk of their
+    coming: 'the taxi's coming', 'have you any rhubarb yet?')."""
+    named = [" ".join(terms.words(p)) for p in who]
+    here = next((i for i, e in enumerate(events) if e.modality == "visual" or
+                 " ".join(terms.words(terms.speaker(e.content))) in named), 0)
+    events = events[here:]
     seen_at_door = _CUE["door"].search(events[0].content.lower()) and not _CUE["leave"].search(events[0].content.lower())
     return events[0] if seen_at_door else next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
 
@@ -213,4 +221,4 @@ def arrival(asked: Asked, phrase: str) -> list[Event] | None:
     visit)."""
     who = coming(phrase)
     events = visit(asked, who) if who else []
-    return [_came(events)] if events else None
+    return [_came(events, who)] if events else None

@@ -144,3 +144,14 @@ def test_how_many_people_came_counts_the_doors_with_someone_at_them(store, quest
 def test_whether_someone_came_is_their_visit_seen(store, question):
     answer = said(store, question, AT)
     assert answer.startswith("Yes") and "19:00" in answer, answer
+
+
+def test_talk_of_someone_coming_is_not_their_coming(tmp_path):
+    store = day_log(tmp_path / "taxi.db", [
+        ("2027-03-04T08:37", "speech", "I'll look later, the taxi's coming."),
+        ("2027-03-04T09:10", "speech", "Lorraine: is that taxi here yet?"),
+        ("2027-03-04T09:38", "visual", "through the front window, a black taxi pulling up outside"),
+        ("2027-03-04T09:40", "visual", "the taxi driver lowering the ramp for the wheelchair"),
+    ])
+    answer = said(store, "when did the taxi turn up", parse_time_ms("2027-03-04T12:00"))
+    assert answer.startswith("The taxi came today at 09:38"), answer
