@@ -128,8 +128,33 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi)
                  if s.text.strip() and not s.text.startswith("mostly: ")]  # scenery-only hours tell nothing
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
-    return Finding("digest", f"{label[:1].upper()}{label[1:]}: {lines}.", tuple(shown),
-                   f"{label}, the main events: {lines}.{gist}")
+    went = [] if plan.action else places(events)
+    where = "where you were: " + "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}, {name}" for e, name in went) + \
+        ". What stood out: " if len(went) > 1 else ""
+    cited = tuple({e.id: e for e in [*shown, *(e for e, _ in went)]}.values())
+    return Finding("digest", f"{label[:1].upper()}{label[1:]}: {where}{lines}.", cited,
+                   f"{label}: {where}the main events: {lines}.{gist}")
+
+
+PLACES = 6
+"""Places a digest names at most."""
+
+
+def places(events: list[Event]) -> list[tuple[Event, str]]:
+    """The places a span went to, in order, each once: a sign read where one was ('sign - Chorlton Physio - 212
+    Barlow Moor Road': Chorlton Physio), else an arrival seen that names one; home is not among them."""
+    out: list[tuple[Event, str]] = []
+    for ev in events:
+        if visits.signed(ev):
+            name = re.split(r"\s+[\u2014\u2013-]\s+", visits.said_place(ev)[0])[0]
+        elif ev.modality == "visual" and visits.arrives(ev) and not visits.home_arrival(ev) and \
+                (named := sorted(visits.names(ev.content), key=len, reverse=True)):
+            name = named[0]  # 'walking into Clip & Curl, a woman sweeping up': Clip & Curl
+        else:
+            continue
+        if name and all(name.lower() != seen.lower() for _, seen in out):
+            out.append((ev, name.strip()))
+    return out[:PLACES]
 
 
 def _paid_at(asked: Asked, groups: list[list[Event]], stays: list[visits.Visit]) -> Event | None:

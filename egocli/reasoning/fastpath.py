@@ -242,7 +242,8 @@ RULES: tuple[Rule, ...] = (
     _rule("edge", r"^what did i do (first|last)", ("relation",)),
     _rule("digest", r"^(?:what (?:did i do|have i done|happened|was i up to|went on|did i get up to)|"
                     r"(?:please )?(?:summari[sz]e|recap|sum up)|give me (?:a |the )?(?:summary|recap|rundown) of|"
-                    r"how (?:was|did|has|is)|tell me about)\b ?(?:my |the )?" + _SPAN_WORDS + r"(?:go |been |going )?(.*?)",
+                    r"how (?:was|did|has|is)|tell me about)\b ?(?:(?:my|the)\b ?)?" + _SPAN_WORDS +
+                    r"(?:(?:go|been|going)\b ?)?(.*?)(?:\s*\bfor me)?",
           _digest),
     _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|tell me|tell us|mention) (?:that )?(?:she|he|they|it)"
                   r"(?:'s|'d|'ll| has| had| is| was| would| will)? (.+?)", ("action", "other")),

@@ -118,7 +118,7 @@ def leaves(ev: Event) -> bool:
     return bool(_LEAVE.search(text) or _HOMEWARD.search(text))
 
 
-def _home_arrival(ev: Event) -> bool:
+def home_arrival(ev: Event) -> bool:
     return ev.modality == "visual" and arrives(ev) and _home_word(ev.content)
 
 
@@ -128,7 +128,7 @@ def _home_departure(ev: Event) -> bool:
 
 def _moving(ev: Event) -> str:
     """'home' for a getting home or setting out from home seen, 'travel' for a way of getting about seen, else ''."""
-    return "home" if _home_departure(ev) or _home_arrival(ev) else \
+    return "home" if _home_departure(ev) or home_arrival(ev) else \
         "travel" if ev.modality == "visual" and MOVING.search(ev.content.lower()) else ""
 
 
@@ -159,7 +159,7 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     around = store_windows.overlapping(asked.store, lo - ARRIVAL_REACH_MS, hi + DEPARTURE_REACH_MS, None, 2000)
     around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
     known = {n for e in group for n in names(e.content)}
-    before = [e for e in around if e.start_ms <= lo and arrives(e) and not _home_arrival(e) and
+    before = [e for e in around if e.start_ms <= lo and arrives(e) and not home_arrival(e) and
               (e.id in mentioned or any(n in e.content for n in known) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
     begin = before[-1] if before and not any(leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
         else group[0]
@@ -186,7 +186,7 @@ def _far_departure(asked: Asked, hi: int, known: set[str], mentioned: set[int]) 
     until = min(hi + LONG_STAY_MS, asked.scope.at_ms + 1)
     later = store_windows.overlapping(asked.store, hi + DEPARTURE_REACH_MS, until, None, 4000)
     for ev in (e for e in later if e.modality == "visual" and e.start_ms > hi):
-        if _home_arrival(ev) or _home_departure(ev):
+        if home_arrival(ev) or _home_departure(ev):
             return None
         if leaves(ev) and (ev.id in mentioned or any(n in ev.content for n in known)):
             return ev
@@ -207,7 +207,7 @@ def _home_moves(asked: Asked, kind: str) -> list[Event]:
     """Arrivals home or departures from home in the scope."""
     at = asked.scope.at_ms
     spans = asked.scope.windows or ((at - HOME_LOOKBACK_MS, at + 1),)
-    test = _home_arrival if kind == "arrive" else _home_departure
+    test = home_arrival if kind == "arrive" else _home_departure
     out = []
     for lo, hi in spans:
         out += [e for e in store_windows.overlapping(asked.store, lo, min(hi, at + 1), None, 20000)

@@ -185,9 +185,14 @@ _PLAIN_OPENERS = frozenset("you your the it there a an this that he she they his
                            "in last about".split())
 
 
+_PLACING = frozenset("in on at by under behind inside beside next".split())
+
+
 def seems(text: str, lead: str = "It seems") -> str:
-    """A reading said as one, not as a computed fact: 'It seems Tasha came and got you at 15:04.'"""
+    """A reading said as one, not as a computed fact: 'It seems Tasha came and got you at 15:04.', 'It seems to be
+    in the red drawer.'"""
     first = text.split(maxsplit=1)[0].lower().rstrip(",:") if text.strip() else ""
+    lead = f"{lead} to be" if lead == "It seems" and first in _PLACING else lead
     return f"{lead} {text[:1].lower() + text[1:] if first in _PLAIN_OPENERS else text}"
 
 

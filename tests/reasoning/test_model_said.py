@@ -47,3 +47,14 @@ def test_an_answer_from_the_models_plan_says_it_rests_on_that_reading(tmp_path):
     model = ScriptedModel(plan, "You last fed the cat yesterday at 08:40.")
     ans = _ask(store, question, model, model_parser(model))
     assert ans.text.startswith(voice.AS_READ) and "08:40" in ans.text, ans.text
+
+
+def test_a_free_answer_is_said_as_the_models_reading(tmp_path):
+    store = day_log(tmp_path / "log.db", DAY)
+    reply = "Line: sign - Millbrook Surgery - Practice Nurse Clinics\nAnswer: The surgery runs practice nurse clinics."
+    shown: list[str] = []
+    req = asker.AskRequest("what sort of clinic does the surgery run", at_ms=AT, hcc=False)
+    ans = asker.answer(ScriptedModel(reply), asker.gather(store, req, asker.scope_of(store, req), None), req,
+                       shown.append)
+    assert ans.text == "It seems the surgery runs practice nurse clinics.", ans.text
+    assert "".join(shown).strip() == ans.text

@@ -47,6 +47,11 @@ def _plan(question: str):
     ("my reading glasses, where are they now", "Where are my reading glasses now?"),
     ("where've I put my reading glasses", "Where have I put my reading glasses?"),
     ("has the plumber been round yet", "Did the plumber come?"),
+    ("how was my friday", "What did I do on Friday?"),
+    ("summarise thursday for me", "What did I do on Thursday?"),
+    ("how did tuesday go", "What did I do on Tuesday?"),
+    ("tell me about my saturday", "What did I do on Saturday?"),
+    ("what did alfie and I do yesterday afternoon", "What did I do yesterday afternoon?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
