@@ -4,9 +4,7 @@ fixed hours (lexicon [time] parts)."""
 
 from __future__ import annotations
 
-import re
-
-from egocli.core.lexicon import lexicon
+from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local
 from egocli.store import Store
 
@@ -20,15 +18,15 @@ LATEST_BED_H = 12
 """A night runs on to the wearer's going to bed up to this hour of the next day (a night shift ends at 08:00)."""
 DAYS_BACK = 9
 """How many days of nights are read before the moment of asking (a week and its edges)."""
-_SAID = re.compile(r"\b(?:morning|night|tonight)s?\b")
-"""A question naming a part of the day that a wearer's nights move."""
+_MOVED = frozenset({"morning", "mornings", "night", "nights", "tonight"})
+"""Words of a question naming a part of the day that a wearer's nights move (lexicon [time] parts)."""
 _MORNING = lexicon().time["parts"]["morning"][0]
 
 
 def nights(store: Store, at_ms: int, question: str) -> tuple[tuple[int, int], ...]:
     """(went to bed, got up) of each night in the days before `at_ms`: the gaps in recording of a night's length;
     none when the question names no morning or night (nothing to move)."""
-    if not _SAID.search(question.lower()):
+    if _MOVED.isdisjoint(words(question)):
         return ()
     times = store.times(at_ms - DAYS_BACK * 24 * HOUR_MS, at_ms + 1)
     first = times[0][0] if times else None
