@@ -76,11 +76,9 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
     want = kinds.asked(plan.action)
     sent = kinds.events(asked.store, asked.scope, plan.action) if want is not None and want.sender else None
     if sent:
-        where = "" if not asked.scope.windows else f" ({asked.scope.label})"
-        return _yes("Yes", plan.action, [[e] for e in sent], where, asked.stamp)
+        return _yes("Yes", plan.action, [[e] for e in sent], _within(asked.scope), asked.stamp)
     if came := guests.arrival(asked, plan.action):  # 'did the plumber come?': a visit of his seen
-        return _yes("Yes", plan.action, [came], "" if not asked.scope.windows else f" ({asked.scope.label})",
-                    asked.stamp)
+        return _yes("Yes", plan.action, [came], _within(asked.scope), asked.stamp)
     return _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
 
 
@@ -172,7 +170,7 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
     forgot = FORGOT.match(phrase)
     phrase = forgot.group(1) if forgot else (m.group(1) if (m := REMEMBERED.match(phrase)) else phrase)
     groups = [g for g in ([e for e in group if _with_person(phrase, e)] for group in _bouts(matcher, phrase)) if g]
-    where = "" if not matcher.scope.windows else f" ({matcher.scope.label})"
+    where = _within(matcher.scope)
     if not groups:
         word = "Yes, you forgot" if forgot else "No"
         close = matcher.closest(phrase)
@@ -196,6 +194,11 @@ def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
         return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
                        f"{phrase}: done, but not {how}: {off_when}: {off.content}")
     return _yes("No, you did it" if forgot else "Yes", phrase, groups, where, stamp)
+
+
+def _within(scope: Scope) -> str:
+    """' (yesterday morning)': the scope a yes or no is said within, or '' for the whole log."""
+    return f" ({scope.label})" if scope.windows else ""
 
 
 def _yes(word: str, phrase: str, groups: list[list[Event]], where: str, stamp: Callable[[int, int | None], str]) \

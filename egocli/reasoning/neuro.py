@@ -132,16 +132,16 @@ _DAY_WORDS = frozenset({"today", "yesterday", "tomorrow", *lexicon().time["weekd
 
 
 _DAY_AT = re.compile(r"\b([a-z]+)(?: \d{1,2}(?: [a-z]+)?)? at (\d{1,2}:\d{2})\b")
+_CLOCK = re.compile(r"\b\d{1,2}:\d{2}\b")
 
 
 def _days_kept(reply: str, template: str) -> bool:
     """Whether every time the reply gives keeps the day the computed answer said it with ('yesterday at 08:40' is
     not '08:40'), and its first time is the computed answer's first (not another time of the facts)."""
     days = {clock: day for day, clock in _DAY_AT.findall(template.lower()) if day in _DAY_WORDS}
-    said, clocks = set(re.findall(r"[a-z]+", reply.lower())), re.findall(r"\b\d{1,2}:\d{2}\b", reply)
-    first = re.search(r"\b\d{1,2}:\d{2}\b", template)
+    said, clocks, computed = set(re.findall(r"[a-z]+", reply.lower())), _CLOCK.findall(reply), _CLOCK.findall(template)
     return all(days[clock] in said for clock in clocks if clock in days) and \
-        (first is None or not clocks or clocks[0] == first.group(0))  # the answer's time first, as computed
+        (not computed or not clocks or clocks[0] == computed[0])  # the answer's time first, as computed
 
 
 _AS_THE_WEARER = lexicon().words["as_the_wearer"]

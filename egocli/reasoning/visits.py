@@ -165,7 +165,7 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
         else group[0]
     known |= names(begin.content)
     later = [e for e in around if e.start_ms >= lo and leaves(e) and not _home_departure(e)]
-    named = [e for e in later if e.id in mentioned or any(n in e.content for n in known)]
+    named = [e for e in later if _names_it(e, known, mentioned)]
     if named:
         return Visit(begin, named[0])
     own = {t for e in group for t in words(e.content)} | {w for n in known for w in words(n)}
@@ -173,6 +173,11 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     arrival = next((e for e in around if e.start_ms > hi and arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
     return Visit(begin, end if end is not None else _far_departure(asked, hi, known, mentioned))
+
+
+def _names_it(ev: Event, known: set[str], mentioned: set[int]) -> bool:
+    """Whether an event is about the visit's place: one of its mentions, or naming a name read during it."""
+    return ev.id in mentioned or any(n in ev.content for n in known)
 
 
 LONG_STAY_MS = 16 * 3_600_000
@@ -188,7 +193,7 @@ def _far_departure(asked: Asked, hi: int, known: set[str], mentioned: set[int]) 
     for ev in (e for e in later if e.modality == "visual" and e.start_ms > hi):
         if home_arrival(ev) or _home_departure(ev):
             return None
-        if leaves(ev) and (ev.id in mentioned or any(n in ev.content for n in known)):
+        if leaves(ev) and _names_it(ev, known, mentioned):
             return ev
     return None
 
