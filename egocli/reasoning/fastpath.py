@@ -140,6 +140,12 @@ def _planned(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | Non
     return QuestionPlan("planned", groups[0]) if scope is not None and scope.future and groups[0] else None
 
 
+def _check(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """'Is the MOT still at half eight tomorrow?', 'am I picking Kai up?': whether a plan still holds (not 'is it X
+    or Y', which asks which)."""
+    return None if " or " in f" {groups[0]} " else QuestionPlan("check", groups[0])
+
+
 def _whose(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
     """"What was Helen's first email about?': the first (last) of the kind from that person."""
     person, edge, thing = groups
@@ -318,6 +324,7 @@ RULES: tuple[Rule, ...] = (
     _rule("where", r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
                    r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)"),
     _rule("exists", r"^(?:did|has|have|had|does) (?!i\b|you\b)(.+?)", _exists),
+    _rule("check", r"^(?:is|are|am) (?!(?:it|there|that|this)\b)(?:i |we )?(.+?)", _check),
 )
 """Tried in order; the first rule whose pattern matches and whose build gives a plan wins."""
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import debts, digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
+from egocli.reasoning import checking, debts, digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -92,6 +92,9 @@ FORMS: tuple[Form, ...] = (
          meals.meal, "What did I have for {action}?"),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),
+    Form("check", "whether a plan or a thing believed still holds, yes or no (is the MOT still at 8:30 tomorrow, "
+         "is Lily coming with Karen, am I picking Kai up); action: the claim", ("action",), checking.check,
+         "Is it still so: {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
          "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?",
          phrased=False),

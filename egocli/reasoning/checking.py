@@ -1,0 +1,165 @@
+"""Whether what the wearer believes still holds: 'is the MOT still at half eight tomorrow?', 'is my physio next
+week?', 'is Lily coming with Karen?', 'am I picking Kai up from school?'. Plans change (a garage moves a booking,
+a daughter can't do Saturday now), and a person who forgets asks about the plan as first made.
+
+The question is read as a claim: its subject (what the plan is about: the MOT, Karen) and the details it states
+(a clock time, a day, the other words). The latest line said, read or noted about the subject that states a
+detail of the kind asked decides: a time or day it states that the question's is not, or one it says 'not' to, is
+a no; the question's own is a yes. A claim of words only is a yes when the latest line about the subject holds
+them all and says no 'not' to any of them, a no when it says 'not' to one or calls the thing off. Anything else is
+said as the latest line, not as a yes or no."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from egocli.core.lexicon import apostrophes, lexicon
+from egocli.core.timephrases import spoken_clock
+from egocli.reasoning import coming, terms
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event, EventFilter
+
+SPOKEN = ("speech", "text", "note")
+"""Plans are said, read or noted (a frame seen states no plan)."""
+LOOKBACK_MS = 90 * 86_400_000
+"""A plan is looked for among the lines said this far back."""
+
+_WORDS = lexicon().words
+_TIME = lexicon().time
+_DENIAL = sorted((w.replace("_", " ") for w in _WORDS["denial"]), key=len, reverse=True)
+_DENIED = re.compile(r"\b(?:" + "|".join(map(re.escape, _DENIAL)) + r")\b\s+((?:[\w.:'\u00a3]+\s*){1,3})")
+"""'not Saturday', '(not 8.30)', "can't do Saturday now", "don't go to school": the words a line says no to
+(up to three after the denial, within its clause)."""
+_CALLED_OFF = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in _WORDS["called_off"]) + r")\b")
+"""A line that calls the thing off ('cancelled', 'closed 25 & 26 December')."""
+_CHANGED = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in _WORDS["changed"]) + r")\b")
+"""A line that says the plan changed without saying what to ('change of plan', 'instead'): its words alone are
+no yes."""
+_HOURS = {w: int(n) for w, n in _TIME["quantities"].items() if n == int(n) and 1 <= n <= 12 and " " not in w}
+_CLOCK = re.compile(r"(?<![\u00a3$\d.:])\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
+                    r"|(?<![\u00a3$\d.:])\b(\d{1,2})[:.](\d{2})\b(?![.:]?\d)"
+                    r"|\b(?:at|by|for|from|till|until) (\d{1,2}|" + "|".join(sorted(_HOURS, key=len, reverse=True)) +
+                    r")\b(?![.:]?\d)(?! (?:days?|weeks?|months?|minutes?|hours?|mins?|wks?|pounds?|quid)\b)")
+"""A clock time in a line or a question ('1pm', '8.30', '09:10', 'at six'), not money ('\u00a34.20') nor a date."""
+_DAYISH = frozenset(terms.terms(" ".join([*_TIME["weekdays"], *_TIME["months"], *_TIME["ordinals"],
+                                          *_WORDS["coming"], "tonight", "tomorrow", "today", "next", "weekend"])))
+"""Terms that state a day, not what the plan is about."""
+_LIGHT = frozenset(terms.terms(" ".join([*_WORDS["plan_light"], *_WORDS["filler"]])))
+"""Terms of a plan question that say it is a plan ('coming', 'booked'), not what it is about."""
+_PLAN_NOUNS = frozenset(terms.terms(" ".join(_WORDS["plan_nouns"])))
+"""Terms that name a plan as a plan ('appointment'): what it is about is the rest, when there is a rest."""
+
+
+@dataclass(frozen=True)
+class Stated:
+    """The details a text states: clock times (hour on a 12-hour dial, minute), days, and the words it says no
+    to."""
+
+    clocks: frozenset[tuple[int, int]]
+    days: tuple[coming.Span, ...]
+    denied_clocks: frozenset[tuple[int, int]]
+    denied_days: tuple[coming.Span, ...]
+    denied_terms: frozenset[str]
+
+
+def stated(text: str, said_ms: int) -> Stated:
+    """The clock times and days a text states, apart from those it says no to ('Thu 1pm (not 8.30)')."""
+    lowered = spoken_clock(apostrophes(text.lower()))
+    denied = [m.group(1) for m in _DENIED.finditer(lowered)]
+    kept = _DENIED.sub(" ; ", lowered)
+    return Stated(_clocks(kept), tuple(coming.said_days(kept, said_ms)),
+                  frozenset().union(*(_clocks(d) for d in denied)) if denied else frozenset(),
+                  tuple(span for d in denied for span in coming.said_days(d, said_ms)),
+                  frozenset(t for d in denied for t in terms.terms(d)))
+
+
+def _clocks(text: str) -> frozenset[tuple[int, int]]:
+    out = set()
+    for m in _CLOCK.finditer(text):
+        hour = m.group(1) or m.group(3) or m.group(5)
+        minute = m.group(2) or m.group(4) or "0"
+        h = int(hour) if hour.isdigit() else _HOURS[hour]
+        if 0 <= h <= 23 and 0 <= int(minute) < 60:
+            out.add((h % 12, int(minute)))
+    return frozenset(out)
+
+
+def subject(asked: Asked, plan: QuestionPlan) -> list[str]:
+    """What the claim is about: its terms less those that state a day or a time or say it is a plan."""
+    clockless = _CLOCK.sub(" ", spoken_clock(plan.action.lower()))
+    about = [t for t in terms.terms(clockless) if t not in _DAYISH and t not in _LIGHT and not t.isdigit()]
+    return [t for t in about if t not in _PLAN_NOUNS] or about
+
+
+def check(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """Yes or no from the latest line about the claim's subject that states what the question states, or that
+    line as it stands; None when the claim names nothing to look for."""
+    about = subject(asked, plan)
+    if not about:
+        return None
+    claim = stated(asked.question, asked.scope.at_ms)
+    need = 1.0 if len(about) <= 2 else 2 / 3
+    flt = EventFilter(since_ms=asked.scope.at_ms - LOOKBACK_MS, until_ms=asked.scope.at_ms + 1, modalities=SPOKEN,
+                      limit=300)
+    lines = sorted((ev for ev, _, _ in asked.store.search(_query(plan.action, about), flt)
+                    if terms.recall(about, set(terms.terms(ev.content))) >= need),
+                   key=lambda e: (e.start_ms, e.id), reverse=True)
+    if not lines:
+        return nothing(Matcher(asked.store, asked.scope, asked.embedder), "check", plan.action, asked.stamp)
+    if claim.clocks or claim.days:
+        return _by_details(asked, claim, about, lines, plan.action)
+    return _by_words(asked, about, lines[0])
+
+
+def _query(action: str, about: list[str]) -> str:
+    """The words to search the log for: the claim's own and those the lexicon takes to mean the same ('doctor'
+    finds 'GP')."""
+    said = [w for w in terms.words(action) if set(terms.terms(w)) & set(about)]
+    return " ".join(dict.fromkeys([*said, *about, *(w for t in about for w in _SAME.get(t, ()))]))
+
+
+_SAME: dict[str, list[str]] = {}
+for _word, _meant in terms.SYNONYMS.items():
+    _SAME.setdefault(_meant, []).append(_word)
+
+
+def _by_details(asked: Asked, claim: Stated, about: list[str], lines: list[Event], action: str) -> Finding:
+    """The latest line that states a time or a day of the kinds the question does decides; none: no plan of it was
+    said that I can see (a line about the subject that states no time is no plan for one: 'a cold start')."""
+    for ev in lines:
+        line = stated(ev.content, ev.start_ms)
+        verdicts = []
+        if claim.clocks and (line.clocks or line.denied_clocks):
+            verdicts.append(bool(claim.clocks & line.clocks) and not claim.clocks & line.denied_clocks)
+        if claim.days and (line.days or line.denied_days):
+            verdicts.append(_meets(claim.days, line.days) and not _meets(claim.days, line.denied_days))
+        if verdicts:
+            yes = all(verdicts) and not (set(about) & line.denied_terms) and not _CALLED_OFF.search(ev.content.lower())
+            return _said(asked, ev, "Yes" if yes else "No")
+    return nothing(Matcher(asked.store, asked.scope, asked.embedder), "check", action, asked.stamp)
+
+
+def _by_words(asked: Asked, about: list[str], ev: Event) -> Finding:
+    """A claim of words only: the latest line about them."""
+    text = ev.content.lower()
+    line = stated(ev.content, ev.start_ms)
+    if set(about) & line.denied_terms or _CALLED_OFF.search(text):
+        return _said(asked, ev, "No")
+    whole = terms.recall(about, set(terms.terms(ev.content))) == 1.0
+    return _said(asked, ev, "Yes" if whole and not _CHANGED.search(text) else "")
+
+
+def _meets(asked: tuple[coming.Span, ...], said: tuple[coming.Span, ...]) -> bool:
+    return any(coming.overlaps(a, s) for a in asked for s in said)
+
+
+def _said(asked: Asked, ev: Event, verdict: str) -> Finding:
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    line = ev.content.rstrip(" .")
+    if verdict:
+        return Finding("check", f"{verdict}: the latest I have, {when}: {line}.", (ev,),
+                       f"{verdict.lower()}, by the latest line about it: {when}: {line}")
+    return Finding("check", f"I can't tell for sure; the latest I have is {when}: {line}.", (ev,),
+                   f"the latest line about it, which neither says yes nor no: {when}: {line}", False)
