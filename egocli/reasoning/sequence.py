@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from egocli.reasoning import actions, terms
+from egocli.reasoning import actions, digest, staying, terms
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -23,9 +23,52 @@ def order(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def after(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'What did I do right after (before) X?'."""
+    """'What did I do right after (before) X?': the place gone to next (or been at before) when X is a stay at a
+    place, else the event right after (before) X."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
-    return _next(asked.store, matcher, (plan.relation or "after", plan.action), asked.stamp)
+    relation = plan.relation or "after"
+    return _next_place(asked, matcher, relation, plan.action) or \
+        _next(asked.store, matcher, (relation, plan.action), asked.stamp)
+
+
+NEXT_PLACE_MS = 3 * 3_600_000
+"""A place reached this long after leaving one (or left this long before reaching it) is the next (or the one
+before)."""
+PLACES_SHOWN = 2
+"""Places an answer names after a stay ('the tyre place, then the chemist')."""
+
+
+def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
+    """'What did I do straight after physio?', 'where did I go after the pharmacy?', 'what was I doing before I went
+    to the surgery?': when the phrase names a stay at a place, seen there or its sign read, that was seen to end
+    (staying.seen_stay), the places reached within NEXT_PLACE_MS after it left (or the
+    last one left before it began); None when it names no such stay or no other place is seen: the event right
+    after (before) answers."""
+    found = matcher.matches(phrase, verb_first=False)
+    seen = staying.seen_stay(asked, found, phrase) if found else None
+    if seen is None or seen[1] is None:
+        return None
+    stay, end = seen[0], seen[1]
+    begin = stay[0]
+    own = {name.lower() for _, name in digest.places(stay)}  # the stay's own place is no other
+    if relation == "after":
+        lo, hi = end.start_ms, min(end.start_ms + NEXT_PLACE_MS, asked.scope.at_ms + 1)
+    else:
+        lo, hi = begin.start_ms - NEXT_PLACE_MS, begin.start_ms
+    around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 2000) if lo <= e.start_ms < hi]
+    went = [(e, name) for e, name in digest.places(around) if name.lower() not in own]
+    if not went:
+        return None
+    went = went[:PLACES_SHOWN] if relation == "after" else went[-1:]
+    anchor = end if relation == "after" else begin
+    said = "; then ".join(f"{name} ({asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')})"
+                          for e, name in went)
+    was = asked.stamp(anchor.start_ms, anchor.source_id)
+    head = f"After {phrase} (you left {was})" if relation == "after" else f"Before {phrase} (you got there {was})"
+    verb = "you went to" if relation == "after" else "you were at"
+    return Finding("next", f"{head}, {verb} {said}.", (went[0][0], anchor, *(e for e, _ in went[1:])),
+                   f"{phrase}: {'left' if relation == 'after' else 'reached'} at {was}; {relation} it, the places "
+                   f"seen: {said}")
 
 
 def _order(find: Callable[[str], list[Event]], phrases: tuple[str, ...], stamp) -> Finding:

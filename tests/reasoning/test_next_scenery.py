@@ -31,3 +31,22 @@ def test_an_act_said_again_and_again_is_still_an_act(tmp_path):
     store = day_log(tmp_path / "log.db", DAY)
     answer = said(store, "What did I do before I switched off the hob?", AT)
     assert "stir the pan" in answer
+
+
+VISITS = [
+    ("2026-12-05T09:30", "visual", "kitchen, writing FOOT CLINIC 10 on the calendar"),  # a mention, not being there
+    ("2026-12-05T09:55", "text", "sign — Riverside Foot Clinic — podiatry"),
+    ("2026-12-05T10:05", "visual", "a treatment room, the podiatrist trimming a toenail"),
+    ("2026-12-05T10:31", "visual", "walking out of the clinic door onto the high street"),
+    ("2026-12-05T10:33", "visual", "a pigeon on the pavement by a bin"),
+    ("2026-12-05T10:40", "text", "sign — Blue Door Bakery — fresh bread daily"),
+    ("2026-12-05T10:42", "speech", "a cheese scone and a tea, please"),
+    ("2026-12-05T11:20", "text", "sign — Hollins Hardware"),
+]
+
+
+def test_after_a_visit_comes_the_next_place_not_the_next_frame(tmp_path):
+    store = day_log(tmp_path / "log.db", VISITS)
+    answer = said(store, "What did I do straight after the foot clinic?", AT)
+    assert answer.startswith("After") and "Blue Door Bakery" in answer and "pigeon" not in answer
+    assert answer.index("Blue Door Bakery") < answer.index("Hollins")  # the next place first, then the one after
