@@ -321,6 +321,15 @@ RULES: tuple[Rule, ...] = (
                   r"(after|before) (?:i )?(.+?)", ("relation", "action")),
     _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)",
           ("relation", "action")),
+    _rule("found", r"^where (?:did|do|have|had) (?:i|we) (?:find|found|come across|dig out|locate|turn up)"
+                   r"(?: my| the| our| a| an)? (.+?)(?: in the end| eventually| at last| after all)?"),
+    _rule("found", r"^where (?:did|has|had|have|was|were) (?:my |the |our |a |an )?(.+?) (?:turn up|turned up|show up|"
+                   r"showed up|end up|ended up)(?: in the end| eventually| at last| after all)?"),
+    _rule("found", r"^where (?:was|were|is|are) (?:my |the |our |a |an )?(.+?) (?:in the end|after all|eventually)"),
+    _rule("found", r"^(?:did|has|have|had) (?!i\b|we\b)(?:my |the |our |a |an )?(.+?) (?:turn up|turned up|show up|"
+                   r"showed up)(?: in the end| eventually| at last| after all)?|^(?:did|have|had) (?:i|we) (?:find|found) "
+                   r"(?:my |the |our |a |an )?(.+?)(?: in the end| eventually| at last| after all)?",
+          lambda groups, scope: QuestionPlan("found", groups[0] or groups[1])),
     _rule("where", r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
                    r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)"),
     _rule("exists", r"^(?:did|has|have|had|does) (?!i\b|you\b)(.+?)", _exists),

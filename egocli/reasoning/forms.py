@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import checking, debts, digest, guests, kinds, meals, moments, money, said, sequence, temporal, travel
+from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, moments, money, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -56,6 +56,8 @@ FORMS: tuple[Form, ...] = (
          "How much time did I spend {action}?"),
     Form("stay", "how long a visit or a visitor lasted", ("action",), travel.stay, "How long was {action}?"),
     Form("where", "where a thing is or was left", ("action",), temporal.where, "Where did I put {action}?"),
+    Form("found", "where a lost thing turned up (where did I find my badge in the end, where did the case turn up)",
+         ("action",), lost.found, "Where did I find {action} in the end?", phrased=False),
     Form("ago", "how long ago something was done", ("action",), moments.ago, "How long ago did I {action}?"),
     Form("next", "what was done right after or before something", ("relation", "action"), sequence.after,
          "What did I do {relation} I {action}?", phrased=False),

@@ -1,0 +1,85 @@
+"""Where a lost thing turned up: 'where did I find my badge in the end?', 'where did my hearing aid case turn up?'.
+People who forget lose things and find them again; the answer is where it was found, not where it was last put.
+
+The thing's latest search (a line asking where it is, or saying it is lost or cannot be found) opens the hunt; the
+first line after it that names the thing, is no more of the hunt and does not say it was not there ('the armchair,
+no magnifier') is where it turned up: a frame of it ('the lanyard lying on the floor behind the tint machine'), a
+note ('float bag found under driver's seat') or words ('Joy: Is this your magnifier? It was in your raincoat
+pocket'). Without a hunt seen, the thing's place is the last one it was put (temporal.where)."""
+
+from __future__ import annotations
+
+import re
+
+from egocli.core.lexicon import apostrophes, lexicon
+from egocli.reasoning import actions, temporal, terms
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.store import Event
+from egocli.store import windows as store_windows
+
+HUNT_MS = 2 * 86_400_000
+"""A thing found this long after its search is no longer the same hunt's find."""
+SIGHT_MS = 30 * 60_000
+"""A thing of the kind looked for, seen this soon after the search ('the bunch of keys under the bananas' for the
+van keys), is the thing found; later, only a line naming it as the search did."""
+_WORDS = lexicon().words
+_SEARCHING = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
+                                            sorted(_WORDS["searching"], key=len, reverse=True)) + r")\b")
+"""A line of the hunt ('where's my case?', "I can't find my badge", 'lost my keys')."""
+_FINDING = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
+                                           sorted(_WORDS["finding"], key=len, reverse=True)) + r")\b")
+"""A line that shows the thing where it was found, not only names it."""
+_ABSENT = frozenset(_WORDS["absent"])
+"""Words before the thing that say it was not there ('no magnifier', 'no lanyard on it')."""
+
+
+_SIGHTED = ("visual", "note")
+"""Lines that name the thing by its head noun alone and still show where it is: seen, or noted (a word said about
+'the bag' is no sight of the float bag)."""
+
+
+def found(asked: Asked, plan: QuestionPlan) -> Finding:
+    """Where the thing turned up after its latest search; without one, where it was last put or seen."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    named = matcher.matches(plan.action, verb_first=False)
+    if not named:
+        return nothing(matcher, "found", plan.action, asked.stamp)
+    head = actions.parse(plan.action, verb_first=False).head or plan.action.split()[-1]
+    hunts = [e for e in named if hunting(e)]
+    if not hunts:
+        return temporal.where(asked, QuestionPlan("where", plan.action))
+    hunt = hunts[-1]
+    hi = min(hunt.start_ms + HUNT_MS, asked.scope.at_ms + 1)
+    near = store_windows.overlapping(asked.store, hunt.start_ms + 1, min(hi, hunt.start_ms + SIGHT_MS), None, 500)
+    stem = terms.stem(head)  # 'the bunch of keys under the bananas' is the van keys looked for, seen
+    after = sorted({e.id: e for e in [*named, *(e for e in near if e.modality in _SIGHTED and any(
+                        terms.stem(w) == stem for w in terms.words(e.content)))]
+                    if hunt.start_ms < e.start_ms < hi and not hunting(e) and not _absent(e.content, head)}.values(),
+                   key=lambda e: (e.start_ms, e.id))
+    when = asked.stamp(hunt.start_ms, hunt.source_id)
+    whether = terms.words(asked.question)[:1] != [] and terms.words(asked.question)[0] in _WORDS["yes_no_openers"]
+    if not after:
+        return Finding("found", f"{'Not that I saw: ' if whether else ''}I didn't see it turn up after you looked for it {when}: "
+                       f"{hunt.content.rstrip(' .')}.", (hunt,), f"looked for at {when}; not seen found after", False)
+    ev = after[0]
+    at = asked.stamp(ev.start_ms, ev.source_id)
+    if not _FINDING.search(apostrophes(ev.content.lower())):  # named, not shown found: what it seems
+        return Finding("found", f"{'Yes, it seems' if whether else 'It seems it'} turned up {at}: "
+                       f"{ev.content.rstrip(' .')} (after you looked for it {when}).", (ev, hunt),
+                       f"{plan.action}: looked for at {when}; next named at {at}: {ev.content}", False)
+    return Finding("found", f"{'Yes, it' if whether else 'It'} turned up {at}: {ev.content.rstrip(' .')} (after you looked for it {when}).",
+                   (ev, hunt), f"{plan.action}: looked for at {when}; found at {at}: {ev.content}")
+
+
+def hunting(ev: Event) -> bool:
+    """Whether a line is one of a hunt for something, said or seen ('where's that blessed magnifier got to?',
+    'rummaging through the coat pockets')."""
+    return bool(_SEARCHING.search(apostrophes(ev.content.lower())))
+
+
+def _absent(text: str, head: str) -> bool:
+    """Whether a line says the thing was not there ('crumbs and a biro down the side, no magnifier')."""
+    said = terms.words(text)
+    stem = terms.stem(head)
+    return any(w in _ABSENT and any(terms.stem(v) == stem for v in said[i + 1:i + 4]) for i, w in enumerate(said))
