@@ -37,6 +37,11 @@ _CALLED_OFF = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for 
 _CHANGED = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in _WORDS["changed"]) + r")\b")
 """A line that says the plan changed without saying what to ('change of plan', 'instead'): its words alone are
 no yes."""
+_CUED = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
+                                        sorted(_WORDS["change_cues"] | _WORDS["changed"], key=len, reverse=True)) + r")\b")
+"""A line that says it changes a plan, not only states part of it."""
+SAME_CHANGE_MS = 15 * 60_000
+"""Lines of one change (the call that moves it, the note written after) are this close."""
 _HOURS = {w: int(n) for w, n in _TIME["quantities"].items() if n == int(n) and 1 <= n <= 12 and " " not in w}
 _CLOCK = re.compile(r"(?<![\u00a3$\d.:])\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
                     r"|(?<![\u00a3$\d.:])\b(\d{1,2})[:.](\d{2})\b(?![.:]?\d)"
@@ -48,6 +53,8 @@ _DAYISH = frozenset(terms.terms(" ".join([*_TIME["weekdays"], *_TIME["months"], 
 """Terms that state a day, not what the plan is about."""
 _LIGHT = frozenset(terms.terms(" ".join([*_WORDS["plan_light"], *_WORDS["filler"]])))
 """Terms of a plan question that say it is a plan ('coming', 'booked'), not what it is about."""
+_CHANGING = frozenset(terms.terms(" ".join(w.replace("_", " ") for w in _WORDS["changing"])))
+"""Terms of the verbs of changing a plan ('moved', 'rearranged'): how it was changed, not what."""
 _PLAN_NOUNS = frozenset(terms.terms(" ".join(_WORDS["plan_nouns"])))
 """Terms that name a plan as a plan ('appointment'): what it is about is the rest, when there is a rest."""
 
@@ -100,17 +107,56 @@ def check(asked: Asked, plan: QuestionPlan) -> Finding | None:
     if not about:
         return None
     claim = stated(asked.question, asked.scope.at_ms)
-    need = 1.0 if len(about) <= 2 else 2 / 3
-    flt = EventFilter(since_ms=asked.scope.at_ms - LOOKBACK_MS, until_ms=asked.scope.at_ms + 1, modalities=SPOKEN,
-                      limit=300)
-    lines = sorted((ev for ev, _, _ in asked.store.search(_query(plan.action, about), flt)
-                    if terms.recall(about, set(terms.terms(ev.content))) >= need),
-                   key=lambda e: (e.start_ms, e.id), reverse=True)
+    lines = lines_about(asked, plan.action, about)[::-1]
     if not lines:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "check", plan.action, asked.stamp)
     if claim.clocks or claim.days:
         return _by_details(asked, claim, about, lines, plan.action)
     return _by_words(asked, about, lines[0])
+
+
+def lines_about(asked: Asked, action: str, about: list[str]) -> list[Event]:
+    """The lines said, read or noted before the question (within LOOKBACK_MS) that name the subject (all its terms,
+    or two thirds of three or more), oldest first."""
+    need = 1.0 if len(about) <= 2 else 2 / 3
+    flt = EventFilter(since_ms=asked.scope.at_ms - LOOKBACK_MS, until_ms=asked.scope.at_ms + 1, modalities=SPOKEN,
+                      limit=300)
+    return sorted((ev for ev, _, _ in asked.store.search(_query(action, about), flt)
+                   if terms.recall(about, set(terms.terms(ev.content))) >= need), key=lambda e: (e.start_ms, e.id))
+
+
+def changes(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'How many times did Jo change the plan?', 'how many times has Hannah moved the quote?': in the lines about
+    the subject, oldest first, each time one states a time or a day that is not the one stated before it (the
+    earlier one no longer among those it states) is a change. None when no line about it states either: the count
+    form reads the question instead."""
+    about = [t for t in subject(asked, plan) if t not in _CHANGING]
+    if not about:
+        return None
+    clocks: frozenset[tuple[int, int]] = frozenset()
+    days: tuple[coming.Span, ...] = ()
+    first: Event | None = None
+    moved: list[Event] = []
+    for ev in lines_about(asked, plan.action, about):
+        line = stated(ev.content, ev.start_ms)
+        if not line.clocks and not line.days:
+            continue
+        if first is None:
+            first = ev
+        elif ((clocks and line.clocks and not clocks & line.clocks) or (days and line.days and not _meets(days, line.days))) \
+                and _CUED.search(apostrophes(ev.content.lower())) and \
+                not (moved and ev.start_ms - moved[-1].start_ms <= SAME_CHANGE_MS):
+            moved.append(ev)
+        clocks = (clocks & line.clocks or line.clocks) if line.clocks else clocks
+        days = (tuple(d for d in days if _meets((d,), line.days)) or line.days) if line.days else days
+    if first is None:
+        return None
+    said = "; then ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')}" for e in moved)
+    opened = f"first {asked.stamp(first.start_ms, first.source_id)}: {first.content.rstrip(' .')}"
+    n = len(moved)
+    text = f"{n} time{'s' if n != 1 else ''}: {opened}" + (f"; then {said}." if moved else "; it has not moved since.")
+    return Finding("changes", text, (*moved, first), f"{plan.action}: {n} changes of its time or day; {opened}"
+                   + (f"; then {said}" if moved else ""))
 
 
 def _query(action: str, about: list[str]) -> str:

@@ -177,6 +177,8 @@ _REACHED = r"call(?:ed)?|ring|rung|rang|phoned?|text(?:ed)?|messaged?|e-?mail(?:
 Hannah rung?'); alone, nothing may follow, since 'did mum ring Sam?' is a call to someone else."""
 _PHONING = frozenset(terms.stem(w) for w in lexicon().verbs["phoning"])
 """Verbs of phoning (stemmed): the act they ask about is a call."""
+_CHANGING = "|".join(sorted((w.replace("_", " ") for w in lexicon().words["changing"]), key=len, reverse=True))
+"""Verbs of changing a plan ('how many times has Hannah moved the quote?')."""
 _GUEST_VERB = "|".join(sorted((v for kind in ("arrive", "leave") for v in guests.VERBS[kind]), key=len, reverse=True))
 
 
@@ -306,6 +308,11 @@ RULES: tuple[Rule, ...] = (
                   r"(?:at )?what time (?:did i|was it when i)(?: last)?|(?:the )?last time (?:that )?i|when last did i) "
                   r"(.+?)(?: last| most recently)?"),
     _rule("last", r"^what (?:is|was|were) (?:my|the) (?:latest|last|most recent) (.+?)"),
+    _rule("changes", rf"^(?:how many times|how often) (?:did|has|have|had) (.+?) ({_CHANGING})(?: (?:the |my |her |his |"
+                     r"their |our |it|them|that)?(.*?))?(?: again)?",
+          lambda groups, scope: QuestionPlan("changes", " ".join(g for g in (groups[0], groups[2]) if g))),
+    _rule("changes", rf"^(?:how many times|how often) (?:has|have|was|were|did) (?:the |my |our )?(.+?) (?:been |got |get )?"
+                     rf"({_CHANGING})(?: again)?", lambda groups, scope: QuestionPlan("changes", groups[0])),
     _rule("count", r"^(?:count )?(?:how many times|how often) (?:did |have |had |do )?i (.+?)"),
     _rule("count", r"^(?:how many times|how often) (?:did|has|had|does|do) (?!i\b)(?:the |my |a |an |our )?(.+?)"),
     _rule("count", r"^how many (.+?) (?:did|have|had|do) i (\w+)(?: to| at| for| on| with| in| of)?",

@@ -97,6 +97,8 @@ FORMS: tuple[Form, ...] = (
     Form("check", "whether a plan or a thing believed still holds, yes or no (is the MOT still at 8:30 tomorrow, "
          "is Lily coming with Karen, am I picking Kai up); action: the claim", ("action",), checking.check,
          "Is it still so: {action}?", phrased=False),
+    Form("changes", "how many times a plan was changed, and when (how many times did Jo change the plan); action: who "
+         "and what", ("action",), checking.changes, "How many times did {action} change?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
          "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?",
          phrased=False),

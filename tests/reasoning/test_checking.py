@@ -79,3 +79,30 @@ def test_a_line_states_its_times_apart_from_those_it_says_no_to():
     assert line.clocks == {(1, 0)} and line.denied_clocks == {(8, 30)}
     assert stated("meet at half eight", AT).clocks == {(8, 30)}
     assert stated("lunch moved from Wednesday to Friday", AT).denied_days
+
+
+CHANGES = [
+    ("2026-12-01T09:00", "text", "Priya: quiz night at the Anchor, Friday at 8? x"),
+    ("2026-12-01T09:05", "note", "quiz Priya - Fri 8pm Anchor"),
+    ("2026-12-01T09:06", "speech", "Priya and the quiz, Friday, eight till eleven"),  # part of the plan, said again
+    ("2026-12-02T12:30", "text", "Priya: sorry!! change of plan, the quiz is Saturday now, same time x"),
+    ("2026-12-02T12:34", "note", "quiz Priya moved to Sat 8pm"),  # the same change, written down
+    ("2026-12-03T18:00", "text", "Priya: quiz back to Friday after all, but 7.30 this time. sorry!! x"),
+    ("2026-12-03T21:00", "note", "plans - Fri: quiz 7.30 with Priya - Mon: dentist 9.10"),  # a list, no change
+]
+LATER = parse_time_ms("2026-12-03T22:00")
+
+
+@pytest.fixture(scope="module")
+def moved(tmp_path_factory):
+    return day_log(tmp_path_factory.mktemp("changes") / "log.db", CHANGES)
+
+
+def test_a_plan_changed_twice_is_counted_twice_with_each_change(moved):
+    answer = said(moved, "how many times has Priya changed the quiz?", LATER)
+    assert answer.startswith("2 times") and "Saturday now" in answer and "after all" in answer
+
+
+def test_a_plan_never_changed_is_none(tmp_path):
+    store = day_log(tmp_path / "log.db", CHANGES[:3])
+    assert said(store, "how many times did Priya move the quiz?", LATER).startswith("0 times")
