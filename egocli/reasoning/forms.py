@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, moments, money, said, sequence, temporal, travel
+from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, medicines, moments, money, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -92,6 +92,8 @@ FORMS: tuple[Form, ...] = (
          "How did I get {action}?"),
     Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),
          meals.meal, "What did I have for {action}?"),
+    Form("name", "what a medicine of the user's is called (what's my insulin called, the name of my day drops)",
+         ("action",), medicines.name, "What is {action} called?", phrased=False),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),
     Form("check", "whether a plan or a thing believed still holds, yes or no (is the MOT still at 8:30 tomorrow, "

@@ -1,0 +1,45 @@
+"""What a medicine is called, asked by what it is for or when it is taken, answered from the names the log holds
+(the lexicon's medicines by kind), on a real store."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning.understand import by_rules
+
+from .conftest import day_log, said
+
+DAYS = [
+    ("2026-12-04T07:40", "note", "amlodipine 5mg 7.40"),
+    ("2026-12-04T08:05", "visual", "bathroom, a drop of Systane from the white bottle into each eye"),
+    ("2026-12-04T08:10", "note", "metformin with breakfast"),
+    ("2026-12-04T21:00", "note", "Lantus 18 units 21.00"),
+    ("2026-12-04T21:30", "note", "night drops - Latanoprost - done"),
+    ("2026-12-05T07:41", "note", "amlodipine 5mg 7.41"),
+    ("2026-12-05T08:02", "visual", "bathroom, one drop of Systane in each eye"),
+    ("2026-12-05T08:12", "note", "metformin with breakfast"),
+    ("2026-12-05T21:02", "note", "Lantus 18 units 21.02"),
+]
+AT = parse_time_ms("2026-12-05T22:00")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    return day_log(tmp_path_factory.mktemp("meds") / "log.db", DAYS)
+
+
+@pytest.mark.parametrize("question, name", [
+    ("what's my insulin called?", "Lantus"),  # insulin, not the other diabetes medicine
+    ("what's my blood pressure tablet called?", "Amlodipine"),
+    ("what's the name of my day drops?", "Systane"),  # not the night drops
+    ("what are my night drops called", "Latanoprost"),
+])
+def test_a_medicine_asked_by_its_kind_or_its_time_is_named(store, question, name):
+    answer = said(store, question, AT)
+    assert answer.startswith(name), answer
+
+
+def test_a_name_asked_of_something_else_is_no_medicine_question():
+    assert by_rules("what's my physio called?") is None or by_rules("what's my physio called?").form != "name"
+    assert by_rules("what's my insulin called").form == "name"
