@@ -159,6 +159,48 @@ def changes(asked: Asked, plan: QuestionPlan) -> Finding | None:
                    + (f"; then {said}" if moved else ""))
 
 
+def why(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'Why can't Karen come on Saturday?', 'why's Jo moved it again?': of the lines about it that give a reason or
+    say a change or a no (the reason is said with it: 'I can't do Saturday now, Ben's been called in to work'), the
+    one that names most of the question (its day too), the person's own words, one giving a reason, the latest
+    (the first when the question asks about the first time); None when no line is about it (the context is read
+    instead)."""
+    first = bool(_FIRST.search(asked.question.lower()))
+    about = [t for t in subject(asked, plan) if t not in _CHANGING and t not in _NOT_WHAT]
+    if not about:
+        return None
+    lines = lines_about(asked, plan.action, about)
+    told = [e for e in lines if any(cue.search(apostrophes(e.content.lower())) for cue in (_BECAUSE, _CUED, _DENIED))]
+    if not told:
+        return None
+    asked_terms = [t for t in terms.terms(asked.question) if t not in _CHANGING and t not in _NOT_WHAT
+                   and t not in _LIGHT]  # its day too: 'why can't Karen come on Saturday' is about Saturday
+
+    day_words = [w for w in terms.words(asked.question) if w in _DAY_WORDS]  # stop words to terms(), not here
+
+    asker_words = set(terms.words(asked.question))
+
+    def rank(e: Event) -> tuple[float, bool, bool, int]:
+        said = set(terms.words(e.content))
+        own = bool(set(terms.words(terms.speaker(e.content))) & asker_words)  # their own words give their reason
+        return (terms.recall(asked_terms, set(terms.terms(e.content))) + sum(w in said for w in day_words), own,
+                bool(_BECAUSE.search(apostrophes(e.content.lower()))), -e.start_ms if first else e.start_ms)
+    ev = max(told, key=rank)
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("why", f"{when}: {ev.content.rstrip(' .')}.", (ev,), f"why {plan.action}: as said at {when}: "
+                   f"{ev.content}")
+
+
+_DAY_WORDS = frozenset([*_TIME["weekdays"], *_TIME["months"], "today", "tonight", "tomorrow", "yesterday", "weekend"])
+_FIRST = re.compile(r"\b(?:the first time|first of all|at first|to begin with|originally)\b")
+_BECAUSE = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
+                                        sorted(_WORDS["because"], key=len, reverse=True)) + r")\b")
+"""A line that gives a reason ('because', 'so', "'cause")."""
+_NOT_WHAT = frozenset(terms.terms(" ".join(w.replace("_", " ") for w in [*_WORDS["denial"], *_WORDS["called_off"],
+                                                                           "cancel", "come", "go", "make"])))
+"""Terms of a why-question that say what went wrong with the plan, not what the plan is ('can't', 'cancel')."""
+
+
 def _query(action: str, about: list[str]) -> str:
     """The words to search the log for: the claim's own and those the lexicon takes to mean the same ('doctor'
     finds 'GP')."""

@@ -349,6 +349,8 @@ RULES: tuple[Rule, ...] = (
           lambda groups, scope: QuestionPlan("found", groups[0] or groups[1])),
     _rule("where", r"^where (?:is|are|was|were|did i (?:put|leave|place|keep|store|last see)|"
                    r"have i (?:put|left)) (?:my |the |our |a |an )?(.+?)"),
+    _rule("why", r"^why (?:is|are|was|were|did|does|do|has|have|had|can't|cannot|couldn't|won't|wouldn't|isn't|wasn't|"
+                 r"didn't) (.+?)"),
     _rule("exists", r"^(?:did|has|have|had|does) (?!i\b|you\b)(.+?)", _exists),
     _rule("check", r"^(?:is|are|am) (?!(?:it|there|that|this)\b)(?:i |we )?(.+?)", _check),
 )

@@ -101,6 +101,8 @@ FORMS: tuple[Form, ...] = (
          "Is it still so: {action}?", phrased=False),
     Form("changes", "how many times a plan was changed, and when (how many times did Jo change the plan); action: who "
          "and what", ("action",), checking.changes, "How many times did {action} change?", phrased=False),
+    Form("why", "why a plan changed or something happened, as said (why can't Karen come on Saturday); action: what",
+         ("action",), checking.why, "Why {action}?", phrased=False),
     Form("digest", "what a stretch of time held (what did I do this afternoon, how was my day); action: a place "
          "the stretch was spent at, if named", ("action",), digest.digest, "What did I do {action}?",
          phrased=False),

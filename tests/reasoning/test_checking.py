@@ -106,3 +106,13 @@ def test_a_plan_changed_twice_is_counted_twice_with_each_change(moved):
 def test_a_plan_never_changed_is_none(tmp_path):
     store = day_log(tmp_path / "log.db", CHANGES[:3])
     assert said(store, "how many times did Priya move the quiz?", LATER).startswith("0 times")
+
+
+def test_why_a_plan_changed_is_the_line_that_says_so_with_its_reason(moved):
+    answer = said(moved, "why did Priya move the quiz the first time?", LATER)
+    assert "Saturday now" in answer and "after all" not in answer
+
+
+def test_why_names_the_day_asked_about(store):
+    answer = said(store, "why can't Nadia come on Thursday?", AT)
+    assert "the car's in the garage" in answer
