@@ -16,7 +16,7 @@ from egocli.core.timeutil import local
 from egocli.reasoning import terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
-from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.reasoning.temporal import Finding
 from egocli.store import Event, EventFilter
 
 LOOKBACK_MS = 90 * 86_400_000
@@ -28,8 +28,9 @@ SEARCHED = 50
 _KNOWN = sorted({name for names in terms.KINDS.values() for name in names})
 
 
-def name(asked: Asked, plan: QuestionPlan) -> Finding:
-    """The medicine the log names most of those the question's words allow, cited by its latest line."""
+def name(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """The medicine the log names most of those the question's words allow, cited by its latest line; None when the
+    log names none the lexicon knows (the context is read instead: a model may know the name)."""
     words = terms.words(plan.action)
     kinds = set(terms.medicines_named(terms.stem(w) for w in words))  # the kind said, not those a name implies
     candidates = kinds or set(_KNOWN)
@@ -48,8 +49,8 @@ def name(asked: Asked, plan: QuestionPlan) -> Finding:
             counted[medicine] += 1
             if medicine not in latest or ev.start_ms > latest[medicine].start_ms:
                 latest[medicine] = ev
-    if not counted:
-        return nothing(Matcher(asked.store, asked.scope, asked.embedder), "name", plan.action, asked.stamp)
+    if not counted:  # a medicine the table does not know ('Cavilon'): the context is read instead
+        return None
     best = max(counted, key=lambda m: (counted[m], latest[m].start_ms))
     ev = latest[best]
     when = asked.stamp(ev.start_ms, ev.source_id)

@@ -43,3 +43,9 @@ def test_a_medicine_asked_by_its_kind_or_its_time_is_named(store, question, name
 def test_a_name_asked_of_something_else_is_no_medicine_question():
     assert by_rules("what's my physio called?") is None or by_rules("what's my physio called?").form != "name"
     assert by_rules("what's my insulin called").form == "name"
+
+
+def test_a_medicine_the_table_does_not_know_leaves_the_question_to_the_context(tmp_path):
+    store = day_log(tmp_path / "log.db", [("2026-12-05T09:00", "note", "barrier cream on heel: Cavilon, twice a day")])
+    answer = said(store, "what's my heel cream medicine called?", AT)
+    assert "Cavilon" in answer and not answer.startswith(("Not that", "Nothing"))  # the line found, no "no"
