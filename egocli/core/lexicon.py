@@ -115,6 +115,18 @@ def stem(word: str) -> str:
     return w
 
 
+def phrases(*names: str) -> list[str]:
+    """The phrases of the named word lists ('_' joins a phrase's words: 'change_of_plan'), longest first."""
+    said = {w.replace("_", " ") for name in names for w in lexicon().words[name]}
+    return sorted(said, key=lambda w: (-len(w), w))
+
+
+@cache
+def any_of(*names: str) -> re.Pattern[str]:
+    """A pattern that finds any phrase of the named word lists as whole words ('change of plan', 'instead')."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, phrases(*names))) + r")\b")
+
+
 def apostrophes(text: str) -> str:
     """Contractions typed without their apostrophe given it back ('whats on tuesday' -> "what's on tuesday")."""
     for pattern, replacement in _contractions():

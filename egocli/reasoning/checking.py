@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from egocli.core.lexicon import apostrophes, lexicon
+from egocli.core.lexicon import any_of, apostrophes, lexicon, phrases
 from egocli.core.timephrases import spoken_clock
 from egocli.reasoning import coming, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
@@ -28,17 +28,15 @@ LOOKBACK_MS = 90 * 86_400_000
 
 _WORDS = lexicon().words
 _TIME = lexicon().time
-_DENIAL = sorted((w.replace("_", " ") for w in _WORDS["denial"]), key=len, reverse=True)
-_DENIED = re.compile(r"\b(?:" + "|".join(map(re.escape, _DENIAL)) + r")\b\s+((?:[\w.:'\u00a3]+\s*){1,3})")
+_DENIED = re.compile(any_of("denial").pattern + r"\s+((?:[\w.:'\u00a3]+\s*){1,3})")
 """'not Saturday', '(not 8.30)', "can't do Saturday now", "don't go to school": the words a line says no to
 (up to three after the denial, within its clause)."""
-_CALLED_OFF = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in _WORDS["called_off"]) + r")\b")
+_CALLED_OFF = any_of("called_off")
 """A line that calls the thing off ('cancelled', 'closed 25 & 26 December')."""
-_CHANGED = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in _WORDS["changed"]) + r")\b")
+_CHANGED = any_of("changed")
 """A line that says the plan changed without saying what to ('change of plan', 'instead'): its words alone are
 no yes."""
-_CUED = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
-                                        sorted(_WORDS["change_cues"] | _WORDS["changed"], key=len, reverse=True)) + r")\b")
+_CUED = any_of("change_cues", "changed")
 """A line that says it changes a plan, not only states part of it."""
 SAME_CHANGE_MS = 15 * 60_000
 """Lines of one change (the call that moves it, the note written after) are this close."""
@@ -53,7 +51,7 @@ _DAYISH = frozenset(terms.terms(" ".join([*_TIME["weekdays"], *_TIME["months"], 
 """Terms that state a day, not what the plan is about."""
 _LIGHT = frozenset(terms.terms(" ".join([*_WORDS["plan_light"], *_WORDS["filler"]])))
 """Terms of a plan question that say it is a plan ('coming', 'booked'), not what it is about."""
-_CHANGING = frozenset(terms.terms(" ".join(w.replace("_", " ") for w in _WORDS["changing"])))
+_CHANGING = frozenset(terms.terms(" ".join(phrases("changing"))))
 """Terms of the verbs of changing a plan ('moved', 'rearranged'): how it was changed, not what."""
 _PLAN_NOUNS = frozenset(terms.terms(" ".join(_WORDS["plan_nouns"])))
 """Terms that name a plan as a plan ('appointment'): what it is about is the rest, when there is a rest."""
@@ -193,11 +191,9 @@ def why(asked: Asked, plan: QuestionPlan) -> Finding | None:
 
 _DAY_WORDS = frozenset([*_TIME["weekdays"], *_TIME["months"], "today", "tonight", "tomorrow", "yesterday", "weekend"])
 _FIRST = re.compile(r"\b(?:the first time|first of all|at first|to begin with|originally)\b")
-_BECAUSE = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
-                                        sorted(_WORDS["because"], key=len, reverse=True)) + r")\b")
+_BECAUSE = any_of("because")
 """A line that gives a reason ('because', 'so', "'cause")."""
-_NOT_WHAT = frozenset(terms.terms(" ".join(w.replace("_", " ") for w in [*_WORDS["denial"], *_WORDS["called_off"],
-                                                                           "cancel", "come", "go", "make"])))
+_NOT_WHAT = frozenset(terms.terms(" ".join([*phrases("denial", "called_off"), "cancel", "come", "go", "make"])))
 """Terms of a why-question that say what went wrong with the plan, not what the plan is ('can't', 'cancel')."""
 
 

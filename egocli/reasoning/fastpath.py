@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.core.lexicon import lexicon
+from egocli.core.lexicon import lexicon, phrases
 from egocli.reasoning import debts, guests, kinds, meals, money, terms, travel
 from egocli.reasoning.plan import QuestionPlan
 from egocli.reasoning.scope import Scope
@@ -184,7 +184,7 @@ _REACHED = r"call(?:ed)?|ring|rung|rang|phoned?|text(?:ed)?|messaged?|e-?mail(?:
 Hannah rung?'); alone, nothing may follow, since 'did mum ring Sam?' is a call to someone else."""
 _PHONING = frozenset(terms.stem(w) for w in lexicon().verbs["phoning"])
 """Verbs of phoning (stemmed): the act they ask about is a call."""
-_CHANGING = "|".join(sorted((w.replace("_", " ") for w in lexicon().words["changing"]), key=len, reverse=True))
+_CHANGING = "|".join(map(re.escape, phrases("changing")))
 """Verbs of changing a plan ('how many times has Hannah moved the quote?')."""
 _GUEST_VERB = "|".join(sorted((v for kind in ("arrive", "leave") for v in guests.VERBS[kind]), key=len, reverse=True))
 

@@ -9,9 +9,7 @@ pocket'). Without a hunt seen, the thing's place is the last one it was put (tem
 
 from __future__ import annotations
 
-import re
-
-from egocli.core.lexicon import apostrophes, lexicon
+from egocli.core.lexicon import any_of, apostrophes, lexicon
 from egocli.reasoning import actions, temporal, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
@@ -24,11 +22,9 @@ SIGHT_MS = 30 * 60_000
 """A thing of the kind looked for, seen this soon after the search ('the bunch of keys under the bananas' for the
 van keys), is the thing found; later, only a line naming it as the search did."""
 _WORDS = lexicon().words
-_SEARCHING = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
-                                            sorted(_WORDS["searching"], key=len, reverse=True)) + r")\b")
+_SEARCHING = any_of("searching")
 """A line of the hunt ('where's my case?', "I can't find my badge", 'lost my keys')."""
-_FINDING = re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in
-                                           sorted(_WORDS["finding"], key=len, reverse=True)) + r")\b")
+_FINDING = any_of("finding")
 """A line that shows the thing where it was found, not only names it."""
 _ABSENT = frozenset(_WORDS["absent"])
 """Words before the thing that say it was not there ('no magnifier', 'no lanyard on it')."""
