@@ -226,6 +226,31 @@ _TIME_OF_DAY = re.compile(r"\b\d{1,2}(?:[:.]\d\d)?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d
                           r"\b(?:half|quarter) (?:past |to )?\w+")
 
 
+_STATED = re.compile(r"(?<![\u00a3$\d.:])\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
+                     r"|(?<![\u00a3$\d.:])\b(\d{1,2})[:.](\d{2})\b(?![.:]?\d)"
+                     r"|\b(?:at|by|for|from|till|until) " + _HOUR +
+                     r"\b(?![.:]?\d)(?! (?:days?|weeks?|months?|minutes?|hours?|mins?|wks?|pounds?|quid)\b)")
+"""A clock time a text states ('1pm', '8.30', '09:10', 'at six'), not money ('\u00a34.20') nor a date."""
+
+
+def clocks(text: str) -> frozenset[tuple[int, int]]:
+    """The clock times a lower-case text states (spoken ones first put in digits by `spoken_clock`), each as (hour on
+    a 12-hour dial, minute): 'Thu 1pm (not 8.30)' -> {(1, 0), (8, 30)}."""
+    out = set()
+    for m in _STATED.finditer(text):
+        hour = m.group(1) or m.group(3) or m.group(5)
+        minute = int(m.group(2) or m.group(4) or 0)
+        h = int(hour) if hour.isdigit() else _HOURS[hour]
+        if 0 <= h <= 23 and minute < 60:
+            out.add((h % 12, minute))
+    return frozenset(out)
+
+
+def without_clocks(text: str) -> str:
+    """A lower-case text less the clock times it states."""
+    return _STATED.sub(" ", text)
+
+
 def says_clock(text: str) -> bool:
     """Whether a line says a time of day ('10:30', '1pm', hours '10-6', 'half nine', 'one o'clock')."""
     return bool(_TIME_OF_DAY.search(text.lower()))

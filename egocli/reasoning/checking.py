@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from egocli.core.lexicon import any_of, apostrophes, lexicon, phrases
-from egocli.core.timephrases import spoken_clock
+from egocli.core.timephrases import clocks, spoken_clock, without_clocks
 from egocli.reasoning import coming, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
@@ -40,12 +40,6 @@ _CUED = any_of("change_cues", "changed")
 """A line that says it changes a plan, not only states part of it."""
 SAME_CHANGE_MS = 15 * 60_000
 """Lines of one change (the call that moves it, the note written after) are this close."""
-_HOURS = {w: int(n) for w, n in _TIME["quantities"].items() if n == int(n) and 1 <= n <= 12 and " " not in w}
-_CLOCK = re.compile(r"(?<![\u00a3$\d.:])\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)"
-                    r"|(?<![\u00a3$\d.:])\b(\d{1,2})[:.](\d{2})\b(?![.:]?\d)"
-                    r"|\b(?:at|by|for|from|till|until) (\d{1,2}|" + "|".join(sorted(_HOURS, key=len, reverse=True)) +
-                    r")\b(?![.:]?\d)(?! (?:days?|weeks?|months?|minutes?|hours?|mins?|wks?|pounds?|quid)\b)")
-"""A clock time in a line or a question ('1pm', '8.30', '09:10', 'at six'), not money ('\u00a34.20') nor a date."""
 _DAYISH = frozenset(terms.terms(" ".join([*_TIME["weekdays"], *_TIME["months"], *_TIME["ordinals"],
                                           *_WORDS["coming"], "tonight", "tomorrow", "today", "next", "weekend"])))
 """Terms that state a day, not what the plan is about."""
@@ -74,26 +68,15 @@ def stated(text: str, said_ms: int) -> Stated:
     lowered = spoken_clock(apostrophes(text.lower()))
     denied = [m.group(1) for m in _DENIED.finditer(lowered)]
     kept = _DENIED.sub(" ; ", lowered)
-    return Stated(_clocks(kept), tuple(coming.said_days(kept, said_ms)),
-                  frozenset().union(*(_clocks(d) for d in denied)) if denied else frozenset(),
+    return Stated(clocks(kept), tuple(coming.said_days(kept, said_ms)),
+                  frozenset().union(*(clocks(d) for d in denied)) if denied else frozenset(),
                   tuple(span for d in denied for span in coming.said_days(d, said_ms)),
                   frozenset(t for d in denied for t in terms.terms(d)))
 
 
-def _clocks(text: str) -> frozenset[tuple[int, int]]:
-    out = set()
-    for m in _CLOCK.finditer(text):
-        hour = m.group(1) or m.group(3) or m.group(5)
-        minute = m.group(2) or m.group(4) or "0"
-        h = int(hour) if hour.isdigit() else _HOURS[hour]
-        if 0 <= h <= 23 and 0 <= int(minute) < 60:
-            out.add((h % 12, int(minute)))
-    return frozenset(out)
-
-
 def subject(asked: Asked, plan: QuestionPlan) -> list[str]:
     """What the claim is about: its terms less those that state a day or a time or say it is a plan."""
-    clockless = _CLOCK.sub(" ", spoken_clock(plan.action.lower()))
+    clockless = without_clocks(spoken_clock(plan.action.lower()))
     about = [t for t in terms.terms(clockless) if t not in _DAYISH and t not in _LIGHT and not t.isdigit()]
     return [t for t in about if t not in _PLAN_NOUNS] or about
 
@@ -190,7 +173,7 @@ def why(asked: Asked, plan: QuestionPlan) -> Finding | None:
 
 
 _DAY_WORDS = frozenset([*_TIME["weekdays"], *_TIME["months"], "today", "tonight", "tomorrow", "yesterday", "weekend"])
-_FIRST = re.compile(r"\b(?:the first time|first of all|at first|to begin with|originally)\b")
+_FIRST = any_of("originally")
 _BECAUSE = any_of("because")
 """A line that gives a reason ('because', 'so', "'cause")."""
 _NOT_WHAT = frozenset(terms.terms(" ".join([*phrases("denial", "called_off"), "cancel", "come", "go", "make"])))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from egocli.core.lexicon import any_of, apostrophes, lexicon
 from egocli.reasoning import actions, temporal, terms
+from egocli.reasoning.prompts import asks_whether
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.store import Event
@@ -54,7 +55,7 @@ def found(asked: Asked, plan: QuestionPlan) -> Finding:
                     if hunt.start_ms < e.start_ms < hi and not hunting(e) and not _absent(e.content, head)}.values(),
                    key=lambda e: (e.start_ms, e.id))
     when = asked.stamp(hunt.start_ms, hunt.source_id)
-    whether = terms.words(asked.question)[:1] != [] and terms.words(asked.question)[0] in _WORDS["yes_no_openers"]
+    whether = asks_whether(asked.question)
     if not after:
         return Finding("found", f"{'Not that I saw: ' if whether else ''}I didn't see it turn up after you looked for it {when}: "
                        f"{hunt.content.rstrip(' .')}.", (hunt,), f"looked for at {when}; not seen found after", False)
