@@ -40,6 +40,10 @@ Sets, each with its own log in $EGOCLI_HOME:
 - `nights`: two days of a hospital night porter of 52 with sleep apnoea, tinnitus and mild memory trouble after a
   stroke, a shift across midnight and a night off, his days turned upside down (bench/sets/nights*), 150 questions
   written the same way, committed before egocli was first run on them; log nights.db.
+- `clinic`: two days of a library assistant of 46 with relapsing multiple sclerosis (fatigue, blurred sight, lost
+  words) who helps her widowed father: a clinic day by train, a swimming gala and a barbecue moved twice
+  (bench/sets/clinic*), 150 questions written the same way, committed before egocli was first run on them; log
+  clinic.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -70,7 +74,7 @@ from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
 SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
-        "school", "nights")
+        "school", "nights", "clinic")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -69,7 +69,7 @@ class Days:
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
                                   Days("flatshare"), Days("market"), Days("garden"),
-                                  Days("school"), Days("nights"))}
+                                  Days("school"), Days("nights"), Days("clinic"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -100,6 +100,13 @@ midnight with patients moved, a lift out of order, chest tightness and two spray
 left in the canteen; a flat car battery and the bus home at eight, a bedtime tablet forgotten and taken late, the
 pharmacy and the GP rung, car keys, reading glasses, the CPAP mask and the dog's lead put down in odd places and
 found, money lent, part paid back and owed, a rota change moved twice), written the same way by a helper who never
+read egocli's code or answers; clinic: a part-time library assistant of 46 with relapsing multiple sclerosis (fatigue,
+a left eye that blurs in the heat, lost words) who lives with her partner, on lates, and their daughter of 15, and
+helps her widowed father in a nearby village (Fri 16, Sat 17 Jul 2027: a morning on the library desk with a photograph
+left in a returned book and a colleague covering, the train to Hereford for the MS nurse, a blood test, a new
+prescription and a follow-up date told aloud then moved by letter, a tablet taken late, house keys, reading glasses,
+a walking stick, a blue badge and a purse put down in odd places and found, money lent, part paid back and owed, a
+swimming gala, her father's dosette box, a family barbecue moved twice), written the same way by a helper who never
 read egocli's code or answers."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
