@@ -288,8 +288,9 @@ RULES: tuple[Rule, ...] = (
     _rule("amount", r"^how much (?:was|were|did|is|does) (?:the |my |a )?(.+?)(?: cost| come to| be)?"),
     _rule("amount", r"^how much (?:the |my |a )?(.+?) (?:cost|was|came to|come to)"),
     _rule("amount", r"^what did (?:i|it) (?:spend|pay|cost)(?: at| on| for| in)? (.+?)"),
-    _rule("amount", r"^what (?:did|does|do) (?:the |my |a |an |our )?((?:(?!(?:say|said|tell|told|think|reckon|mention)\b)"
-                    r"[\w'-]+ ?)+?) (?:cost|come to|set me back|add up to)(?: me)?"),
+    _rule("amount", r"^what (?:did|does|do) (?:the |my |a |an |our )?((?!(?:say|said|tell|told|think|reckon|mention)\b)"
+                    r"[\w'-]+(?: (?!(?:say|said|tell|told|think|reckon|mention)\b)[\w'-]+)*?) "
+                    r"(?:cost|come to|set me back|add up to)(?: me)?"),  # one space between words: no backtracking blow-up
     _rule("amount", r"^what (?:was|is) the (?:cost|price|total|bill) (?:of|for|at) (?:the |my )?(.+?)"),
     _rule("exists", r"^(?:did|have|had|do) i (?:ever |already |actually |really |even )?(.+?)", _exists),
     _rule("exists", rf"^(?:did|has|have|had) (?!i\b)(\w+(?: \w+)?) ({_REACHED})(?: (?:me|us)\b(?: (.+?))?)?",
