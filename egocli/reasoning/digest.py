@@ -150,6 +150,8 @@ def places(events: list[Event]) -> list[tuple[Event, str]]:
         elif ev.modality == "visual" and visits.arrives(ev) and not visits.home_arrival(ev) and \
                 (named := sorted(visits.names(ev.content), key=len, reverse=True)):
             name = named[0]  # 'walking into Clip & Curl, a woman sweeping up': Clip & Curl
+        elif ev.modality == "visual" and (kind := visits.kind_seen(ev)):
+            name = f"the {kind}"  # 'a pharmacy counter, white paper bags in a rack': the pharmacy
         else:
             continue
         if name and all(name.lower() != seen.lower() for _, seen in out):

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from egocli.reasoning import actions, digest, staying, terms
+from egocli.reasoning import actions, digest, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -46,6 +46,8 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     after (before) answers."""
     found = matcher.matches(phrase, verb_first=False)
     seen = staying.seen_stay(asked, found, phrase) if found else None
+    if (seen is None or seen[1] is None) and relation == "after" and found:
+        seen = _enclosing(asked, occurrences(found)[-1])
     if seen is None or seen[1] is None:
         return None
     stay, end = seen[0], seen[1]
@@ -69,6 +71,28 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     return Finding("next", f"{head}, {verb} {said}.", (went[0][0], anchor, *(e for e, _ in went[1:])),
                    f"{phrase}: {'left' if relation == 'after' else 'reached'} at {was}; {relation} it, the places "
                    f"seen: {said}")
+
+
+ENDS_STAY_MS = 20 * 60_000
+"""Something that went on until this close to the end of the stay it happened in is what the stay was for ('straight
+after the nurse': the surgery left ten minutes after she finished)."""
+
+
+def _enclosing(asked: Asked, group: list[Event]) -> tuple[list[Event], Event | None] | None:
+    """The stay a moment happened in, when it names no place ('the nurse', 'seeing the consultant'): begun at the sign
+    read or the arrival seen before it (visits.place_at; not home), ended at the first departure seen after it, else
+    when one was next on the move or at another place's sign; None when it ended more than ENDS_STAY_MS after the
+    moment (what came next was done there: the next event answers) or no such stay is seen."""
+    begin = visits.place_at(asked.store, group[0].start_ms)
+    if begin is None or not (visits.signed(begin) or (visits.arrives(begin) and not visits.home_arrival(begin))):
+        return None
+    last = group[-1].start_ms
+    later = store_windows.overlapping(asked.store, last, min(last + ENDS_STAY_MS, asked.scope.at_ms + 1), None, 400)
+    end = next((e for e in later if e.modality == "visual" and visits.leaves(e) and e.start_ms > last), None) or \
+        staying.moved_on(asked, begin, last)
+    if end is None or end.start_ms - last > ENDS_STAY_MS:
+        return None
+    return [begin, *group], end
 
 
 def _order(find: Callable[[str], list[Event]], phrases: tuple[str, ...], stamp) -> Finding:

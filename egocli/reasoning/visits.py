@@ -278,6 +278,24 @@ _PLACES = {terms.terms(kind)[0]: tuple(p.replace("_", " ") for p in places.split
 """A kind of place (stemmed) -> the places it takes in."""
 
 
+_KINDS_SEEN = sorted({p for places in _PLACES.values() for p in places}, key=len, reverse=True)
+
+
+def kind_seen(ev: Event) -> str:
+    """The kind of place a frame shows one at, named in its first phrase ('a pharmacy counter, white paper bags':
+    pharmacy; 'Tennyson Road Post Office, a queue': post office), else ''; a frame at home names none ('home,
+    carrying the pharmacy bag in')."""
+    first = terms.clauses(ev.content.lower())[0].split(",")[0]
+    said = words(first)
+    if not said or _home_word(first):
+        return ""
+    return next((p for p in _KINDS_SEEN if _has(said, words(p))), "")
+
+
+def _has(said: list[str], phrase: list[str]) -> bool:
+    return any(said[i:i + len(phrase)] == phrase for i in range(len(said) - len(phrase) + 1))
+
+
 def closed(occasions: list[list[Event]]) -> list[list[Event]]:
     """Occurrences of an occasion with each departure from it joined to the one it ends ('meeting room 3,
     stand-up' ... 'leaving meeting room 3 after the stand-up' is one meeting, not two)."""
