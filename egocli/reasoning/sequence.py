@@ -13,6 +13,7 @@ from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
+from egocli.core.lexicon import words
 from egocli.core.timeutil import local
 
 
@@ -58,7 +59,9 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     else:
         lo, hi = begin.start_ms - NEXT_PLACE_MS, begin.start_ms
     around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 2000) if lo <= e.start_ms < hi]
-    went = [(e, name) for e, name in digest.places(around) if name.lower() not in own]
+    own_words = {w for name in own for w in words(name)}
+    went = [(e, name) for e, name in digest.places(around)
+            if name.lower() not in own and not set(visits.bare(words(name))) <= own_words]  # 'the clinic' is its own
     if not went:
         return None
     went = went[:PLACES_SHOWN] if relation == "after" else went[-1:]

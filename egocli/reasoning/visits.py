@@ -287,7 +287,7 @@ def kind_seen(ev: Event) -> str:
     carrying the pharmacy bag in')."""
     first = terms.clauses(ev.content.lower())[0].split(",")[0]
     said = words(first)
-    if not said or _home_word(first):
+    if not said or _home_word(first) or leaves(ev):  # 'walking out of the clinic door': no place reached
         return ""
     return next((p for p in _KINDS_SEEN if _has(said, words(p))), "")
 
