@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon
+from egocli.core.timeutil import local
 from egocli.reasoning import terms
 from egocli.store import Event
 
@@ -214,8 +215,39 @@ def not_done(ev: Event, heavy: list[str]) -> bool:
     said = set(heavy)
     if any(NOT.search(part) and set(terms.terms(part)) & said for part in terms.clauses(ev.content)):
         return True
-    return ev.modality in _READ and any(_instructs(part) and set(terms.terms(part)) & said
-                                        for part in terms.parts(ev.content))
+    return ev.modality in _READ and (_lists_plans(ev) or any(
+        (_instructs(part) or (ev.modality == "note" and _to_do(part) and _for_later_day(part, ev.start_ms))) and
+        set(terms.terms(part)) & said
+        for part in terms.parts(ev.content)))
+
+
+_PLAN_HEAD = re.compile(r"^\W*(?:\w+\s+){0,2}(?:" + "|".join(sorted((re.escape(w.replace("_", " ")) for w in
+                                                                      lexicon().words["plan_headers"]),
+                                                                     key=len, reverse=True)) + r")\b\s*[\u2014\u2013:-]", re.I)
+"""A line opening with what lists things to come ('wall calendar -', 'plans -', 'to-do:')."""
+
+
+def _lists_plans(ev: Event) -> bool:
+    """Whether a line read or written lists what is to come ('wall calendar - MON 14: van in at Hillside')."""
+    return bool(_PLAN_HEAD.match(ev.content))
+
+
+def _to_do(part: str) -> bool:
+    """Whether a clause opens with a verb in its bare form, as a thing to do is written ('collect Dad's eye drops',
+    'ring Crowther's order'); not a record of what was arranged ('plumber Dave Saturday 09:00')."""
+    tokens = _tokens(part)
+    if not tokens or tokens[0] in terms.IRREGULAR or tokens[0].endswith(("ed", "ing", "s")):
+        return False
+    return _verb_at(tokens, 0)[0] is not None
+
+
+def _for_later_day(part: str, said_ms: int) -> bool:
+    """Whether a clause names a day after the one it was written on ('collect Dad's eye drops from Wellcross
+    Pharmacy Tue 15 Dec afternoon', noted on the 13th): a plan for then, not a thing done."""
+    from egocli.reasoning.coming import said_days
+
+    today = local(said_ms).date()
+    return any(start > today for start, _ in said_days(part, said_ms))
 
 
 def _instructs(part: str) -> bool:

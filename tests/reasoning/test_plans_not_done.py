@@ -1,0 +1,33 @@
+"""A line that lists what is to come is no doing of it, on a real store: a calendar read ('wall calendar - MON 14: van
+in at Hillside / Mrs Okafor 9-1') or a note of things to do on a later day ('plans - Sat: market, Dougie owes 20',
+'collect the eye drops Tue 15 Dec') does not answer 'did I ...?' with a yes; the act itself still does, and a note
+recording what was arranged ('plumber Dave Saturday 09:00') is still the call that arranged it."""
+
+from __future__ import annotations
+
+from egocli.core.timeutil import parse_time_ms
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2026-12-14T20:00")
+DAY = [
+    ("2026-12-12T16:55", "note", "collect Dad's eye drops from Wellcross Pharmacy Tue 15 Dec afternoon"),
+    ("2026-12-14T07:31", "text", "wall calendar - MON 14: van in at Hillside (MOT + brakes) / Mrs Okafor 9-1"),
+    ("2026-12-14T08:50", "speech", "Mrs Okafor: Morning, Jess! The side gate's unlocked."),
+    ("2026-12-14T18:57", "speech", "Dave: I can come Saturday at nine, call-out's sixty pounds plus parts"),
+    ("2026-12-14T18:58", "note", "plumber Dave (Quickfix) Saturday 09:00"),
+    ("2026-12-14T19:30", "visual", "feeding the cat, a pouch squeezed into the bowl"),
+]
+
+
+def test_a_calendar_or_a_to_do_note_is_no_yes(tmp_path):
+    store = day_log(tmp_path / "day.db", DAY)
+    van = said(store, "did I take the van to Mrs Okafor's?", AT)
+    drops = said(store, "did i collect dad's eye drops", AT)
+    assert not van.startswith("Yes") and not drops.startswith("Yes"), (van, drops)
+
+
+def test_the_act_itself_and_a_record_of_an_arrangement_still_count(tmp_path):
+    store = day_log(tmp_path / "day.db", DAY)
+    assert said(store, "did i feed the cat", AT).startswith("Yes")
+    assert "plumber" in said(store, "when did I ring the plumber?", AT).lower()
