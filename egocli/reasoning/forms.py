@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, medicines, moments, money, said, sequence, temporal, travel
+from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, medicines, moments, money, outcomes, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -92,6 +92,9 @@ FORMS: tuple[Form, ...] = (
          "How did I get {action}?"),
     Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),
          meals.meal, "What did I have for {action}?"),
+    Form("outcome", "how something turned out: a result, a score, who won, whether it passed (how did the MOT go, who "
+         "won the quiz, what did the game finish); action: the occasion", ("action",), outcomes.outcome,
+         "How did {action} turn out?", phrased=False),
     Form("name", "what a medicine of the user's is called (what's my insulin called, the name of my day drops)",
          ("action",), medicines.name, "What is {action} called?", phrased=False),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",

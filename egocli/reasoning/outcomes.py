@@ -1,0 +1,80 @@
+"""How something turned out, computed in code: 'how did the MOT go?', 'who won the quiz?', 'how did we do at the
+quiz?', 'what did the Villa game finish?'. The occasion is found by its words (temporal.Matcher), its latest day; the
+answer is the line said or read while it went on or in the hours just after that tells a result (the lexicon's
+result words: 'won', 'full-time', 'result: PASS', 'Second, with 49 points'), one naming the occasion first, the
+latest. Without such a line, what the log has of it is given as the closest, never as the result."""
+
+from __future__ import annotations
+
+import re
+
+from egocli.core.lexicon import any_of
+from egocli.core.timeutil import local
+from egocli.reasoning import staying, terms
+from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.temporal import Finding, Matcher
+from egocli.reasoning.visits import stretches
+from egocli.store import Event
+from egocli.store import windows as store_windows
+
+STRETCH_MS = 2 * 3_600_000
+"""Mentions closer than this are one occasion (a quiz night, a garage visit)."""
+BEFORE_MS = 15 * 60_000
+AFTER_MS = 60 * 60_000
+"""How long before its first mention a result of the occasion may be told, and after its last when one is not seen
+moving on from it (staying.moved_on: the scores read out at the end of a quiz whose name is not said again, until
+the walk home)."""
+_STRONG, _WEAK = any_of("results"), any_of("results_weak")
+_NOT = re.compile(r"\b\w+n't\b")
+"""A word said with not ('won't', 'didn't'): no result word inside it."""
+_SCORE = re.compile(r"\b\d{1,3} ?[-\u2013/] ?\d{1,3}\b")
+"""A score in figures ('1-2', '8/10'), told only by a line naming the occasion."""
+
+
+def _tells(ev: Event, naming: bool) -> bool:
+    """Whether a line tells a result: a strong result word anywhere, a weak one in a line naming the occasion."""
+    text = _NOT.sub(" ", ev.content.lower())
+    return bool(_STRONG.search(text) or (naming and (_WEAK.search(text) or _SCORE.search(text))))
+
+
+def _mentions(matcher: Matcher, phrase: str) -> list[Event]:
+    """The lines naming every content word of the occasion ('quiz': the chalkboard, the calendar, 'Quiz: round one'),
+    whatever else they say (a plan for it, a word said about it), before the moment of asking, in time order."""
+    pool = matcher.pool
+    q = pool.query(phrase, pool.rarity(phrase))
+    heavy = [t for t in q.terms if t not in terms.LIGHT] or list(q.terms)
+    if not heavy:
+        return []
+    found = [e for e in pool.search(q, 200) if e.start_ms <= matcher.scope.at_ms and _names_all(heavy, e)]
+    return sorted(found, key=lambda e: (e.start_ms, e.id))
+
+
+def _names_all(heavy: list[str], ev: Event) -> bool:
+    """Whether a line names every word, a word also as the start of a longer one ('quiz' in 'Quizmaster: round
+    four')."""
+    own = terms.words(ev.content)
+    return all(any(w == h or (len(h) >= 4 and w.startswith(h)) for w in own) for h in heavy) or \
+        terms.recall(heavy, set(terms.terms(ev.content))) >= 1.0
+
+
+def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'How did the MOT go?': the result line of the occasion's latest stretch of mentions (see the module's
+    docstring); None when nothing names it or no line tells a result: the context is read as for any open question,
+    its closest line said as such, never as the result."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    found = _mentions(matcher, plan.action)
+    if not found:
+        return None  # the context read as for any open question: the closest line, said as such
+    stretch = stretches(found, STRETCH_MS)[-1]
+    left = staying.moved_on(asked, stretch[0], stretch[-1].start_ms)  # the occasion over: on the move, elsewhere
+    end = left.start_ms + 1 if left is not None else stretch[-1].start_ms + AFTER_MS
+    lo, hi = stretch[0].start_ms - BEFORE_MS, min(end, asked.scope.at_ms + 1)
+    named = {e.id for e in found}
+    around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 4000) if lo <= e.start_ms < hi]
+    told = [e for e in around if _tells(e, e.id in named)]
+    if not told:
+        return None
+    best = max(told, key=lambda e: (e.id in named, e.start_ms))
+    when = asked.stamp(best.start_ms, best.source_id)
+    return Finding("outcome", f"{when}: {best.content.rstrip(' .')}.", (best,),
+                   f"{plan.action}: how it turned out, at {when}: {best.content}")
