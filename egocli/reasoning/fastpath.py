@@ -348,6 +348,8 @@ RULES: tuple[Rule, ...] = (
                   r"(after|before) (?:i )?(.+?)", ("relation", "action")),
     _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)",
           ("relation", "action")),
+    _rule("looked", r"^where (?:did|have|had) (?:i|we) (?:look|looked|search|searched|hunt|hunted|check|checked)"
+                    r"(?: for| in)? (?:my |the |our |a |an )?(.+?)"),
     _rule("found", r"^where (?:did|do|have|had) (?:i|we) (?:find|found|come across|dig out|locate|turn up)"
                    r"(?: my| the| our| a| an)? (.+?)(?: in the end| eventually| at last| after all)?"),
     _rule("found", r"^where (?:did|has|had|have|was|were) (?:my |the |our |a |an )?(.+?) (?:turn up|turned up|show up|"

@@ -58,6 +58,8 @@ FORMS: tuple[Form, ...] = (
     Form("where", "where a thing is or was left", ("action",), temporal.where, "Where did I put {action}?"),
     Form("found", "where a lost thing turned up (where did I find my badge in the end, where did the case turn up)",
          ("action",), lost.found, "Where did I find {action} in the end?", phrased=False),
+    Form("looked", "where the user looked for a lost thing (where did I look for my magnifier)", ("action",),
+         lost.looked, "Where did I look for {action}?", phrased=False),
     Form("ago", "how long ago something was done", ("action",), moments.ago, "How long ago did I {action}?"),
     Form("next", "what was done right after or before something", ("relation", "action"), sequence.after,
          "What did I do {relation} I {action}?", phrased=False),

@@ -5,15 +5,19 @@ The thing's latest search (a line asking where it is, or saying it is lost or ca
 first line after it that names the thing, is no more of the hunt and does not say it was not there ('the armchair,
 no magnifier') is where it turned up: a frame of it ('the lanyard lying on the floor behind the tint machine'), a
 note ('float bag found under driver's seat') or words ('Joy: Is this your magnifier? It was in your raincoat
-pocket'). Without a hunt seen, the thing's place is the last one it was put (temporal.where)."""
+pocket'). Without a hunt seen, the thing's place is the last one it was put (temporal.where). 'Where did I look for
+it?' is answered by the hunt's own lines."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from egocli.core.lexicon import any_of, apostrophes, lexicon
 from egocli.reasoning import actions, temporal, terms
 from egocli.reasoning.prompts import asks_whether
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
+from egocli.reasoning.visits import stretches
 from egocli.store import Event
 from egocli.store import windows as store_windows
 
@@ -80,3 +84,35 @@ def _absent(text: str, head: str) -> bool:
     said = terms.words(text)
     stem = terms.stem(head)
     return any(w in _ABSENT and any(terms.stem(v) == stem for v in said[i + 1:i + 4]) for i, w in enumerate(said))
+
+
+LOOKED_MS = 45 * 60_000
+"""Lines of looking for a thing closer than this are one hunt."""
+SCENERY_MS = 3 * 3_600_000
+"""A frame seen again this close is scenery ('a pair of slippers side by side on the rug'), not a place looked in."""
+LOOKED_BEFORE_MS = 15 * 60_000
+"""A frame of looking this soon before the first line naming the thing is of its hunt ('rummaging through the kitchen
+drawers' before 'where's that blessed magnifier got to?')."""
+
+
+def looked(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'Where did I look for the magnifier?': the places of its latest hunt, each a line of it in time order: one
+    naming the thing that hunts for it or says it was not there ('the armchair, crumbs and a biro down the side, no
+    magnifier'), a frame of looking just before ('rummaging through the kitchen drawers'), or a frame seen between them
+    that is no scenery seen again within SCENERY_MS ('kitchen, pulling the drawers open one by one')."""
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    named = matcher.matches(plan.action, verb_first=False)
+    head = actions.parse(plan.action, verb_first=False).head or plan.action.split()[-1]
+    hunts = [e for e in named if hunting(e) or _absent(e.content, head)]
+    if not hunts:
+        return nothing(matcher, "looked", plan.action, asked.stamp)
+    hunt = stretches(hunts, LOOKED_MS)[-1]
+    lo, hi = hunt[0].start_ms - LOOKED_BEFORE_MS, hunt[-1].start_ms
+    around = store_windows.overlapping(asked.store, lo - SCENERY_MS, hi + SCENERY_MS, None, 4000)
+    again = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
+    seen = [e for e in around if lo <= e.start_ms <= hi and e.modality == "visual" and (hunting(e) or (
+        e.start_ms >= hunt[0].start_ms and again[e.content.strip().lower()] == 1))]
+    lines = sorted({e.id: e for e in [*hunt, *seen]}.values(), key=lambda e: (e.start_ms, e.id))
+    said = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')}" for e in lines)
+    return Finding("looked", f"You looked for it: {said}.", tuple(lines),
+                   f"{plan.action}: looked for at {len(lines)} moments: {said}")

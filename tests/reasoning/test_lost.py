@@ -56,3 +56,23 @@ def test_the_phrasings_of_a_find_read_as_one_form():
                      "where were the van keys in the end", "did the magnifier turn up in the end?"):
         plan = by_rules(question)
         assert plan is not None and plan.form == "found", question
+
+
+HUNT = [
+    ("2027-01-06T11:21", "visual", "dropping the magnifier into the right-hand pocket of the beige raincoat"),
+    ("2027-01-06T19:10", "visual", "pulling open the kitchen drawers one by one, rummaging through tea towels"),
+    ("2027-01-06T19:12", "visual", "living room, lifting the cushion of the armchair, crumbs and a biro down the side, no magnifier"),
+    ("2027-01-06T19:13", "speech", "where's that blessed magnifier got to?"),
+    ("2027-01-06T19:15", "visual", "the hall, pulling the coats off the pegs one by one"),
+    ("2027-01-06T19:21", "visual", "living room bureau, the pigeonholes stuffed with papers, no magnifier among them"),
+    ("2027-01-06T19:40", "visual", "the kettle boiling, a mug with a tea bag in it"),
+]
+
+
+def test_where_one_looked_is_the_hunts_own_lines(tmp_path):
+    """'Where did I look for the magnifier?' names the places of the hunt (the armchair, the bureau: lines naming it
+    that say it was not there; a frame of rummaging between them), not where it was put or found."""
+    answer = said(day_log(tmp_path / "hunt.db", HUNT), "where did i look for the magnifier",
+                  parse_time_ms("2027-01-06T21:00"))
+    assert answer.startswith("You looked for it") and all(w in answer for w in ("drawers", "armchair", "coats", "bureau")), answer
+    assert "raincoat" not in answer and "kettle" not in answer
