@@ -235,8 +235,9 @@ def _with_time(ev: Event, ctx: Context) -> str:
     """An event standing in for an answer nothing computed, said as such: its words and when, as people say it
     ('The closest I can find: toast bread, yesterday at 18:41.'); a line of the log is not a fact about the
     question."""
+    named = voice.day_named(ev.content, ev.start_ms, ctx.scope.at_ms)  # 'Wed 20 Jan' said as the day it is
     return voice.sentence(f"{STAND_IN} {ev.content.rstrip('. ')}, "
-                          f"{voice.when(ev.start_ms, ctx.scope.at_ms)}")
+                          f"{voice.when(ev.start_ms, ctx.scope.at_ms)}" + (f" (that day: {named})" if named else ""))
 
 
 STAND_IN = "The closest I can find:"

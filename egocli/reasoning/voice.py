@@ -28,6 +28,24 @@ def when(ms: int, at_ms: int) -> str:
     return f"on {t.day} {t.strftime('%b')}{'' if t.year == now.year else t.strftime(' %Y')} at {clock}"
 
 
+def day_named(text: str, said_ms: int, at_ms: int) -> str:
+    """The day a line names, said in full from the moment of asking ('ready Tue after 3pm', read on Monday the 14th
+    and asked that evening: 'tomorrow, Tuesday 15 December'), when it names one day and does not say it in full
+    already; else ''."""
+    from egocli.reasoning.coming import said_days
+
+    spans = said_days(text, said_ms)
+    if not spans or spans[0][0] != spans[0][1]:
+        return ""
+    day, today = spans[0][0], local(at_ms).date()
+    full = f"{day.strftime('%A')} {day.day} {day.strftime('%B')}"
+    if full.split()[0].lower() in text.lower() and day.strftime("%B").lower() in text.lower():
+        return ""
+    ahead = (day - today).days
+    near = {0: "today, ", 1: "tomorrow, ", -1: "yesterday, "}.get(ahead, "")
+    return f"{near}{full}{'' if day.year == today.year else f' {day.year}'}"
+
+
 def you(phrase: str) -> str:
     """The user's phrase said back to them: 'my blood pressure tablet' -> 'your blood pressure tablet'."""
     return re.sub(r"[a-z']+", lambda m: _PERSON.get(m.group(0), m.group(0)), phrase.lower())

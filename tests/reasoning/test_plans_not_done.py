@@ -31,3 +31,13 @@ def test_the_act_itself_and_a_record_of_an_arrangement_still_count(tmp_path):
     store = day_log(tmp_path / "day.db", DAY)
     assert said(store, "did i feed the cat", AT).startswith("Yes")
     assert "plumber" in said(store, "when did I ring the plumber?", AT).lower()
+
+
+def test_a_line_standing_in_for_an_answer_says_the_day_it_names(tmp_path):
+    """Nothing computes 'when will the van be ready?': the line that stands in for the answer is given with the day it
+    names said in full from the moment of asking."""
+    store = day_log(tmp_path / "day.db", [
+        ("2026-12-14T11:13", "note", "van passed MOT, front pads replaced, ready Tue after 3pm"),
+        ("2026-12-14T12:00", "visual", "feeding the cat, a pouch squeezed into the bowl")])
+    answer = said(store, "when will the van be ready?", AT)
+    assert "ready Tue after 3pm" in answer and "tomorrow, Tuesday 15 December" in answer, answer

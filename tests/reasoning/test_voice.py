@@ -54,3 +54,15 @@ def test_a_last_time_is_said_of_an_act_or_of_a_thing(phrase, said):
 ])
 def test_a_where_thing_is_said_without_the_verb_and_agrees(phrase, thing, verb):
     assert (voice.thing(phrase), voice.was(voice.thing(phrase))) == (thing, verb)
+
+
+def test_a_day_a_line_names_is_said_in_full_from_the_moment_of_asking():
+    """'ready Tue after 3pm', read on Monday 14 December and asked that evening, is tomorrow, Tuesday 15 December;
+    a line that names no day, or names it in full already, gets nothing."""
+    from egocli.core.timeutil import parse_time_ms
+
+    read, asked = parse_time_ms("2026-12-14T11:13"), parse_time_ms("2026-12-14T20:00")
+    assert voice.day_named("van passed MOT, ready Tue after 3pm", read, asked) == "tomorrow, Tuesday 15 December"
+    assert voice.day_named("calendar - Wed 20 Jan - audit pack to Helen", read, asked) == "Wednesday 20 January 2027"
+    assert voice.day_named("a kettle boiling on the hob", read, asked) == ""
+    assert voice.day_named("see you Tuesday 15 December", read, asked) == ""
