@@ -123,9 +123,10 @@ def llama_server_binary() -> Path:
 
 @pytest.fixture(scope="session")
 def smol_server(llama_server_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
-    """One llama-server with SmolLM2-135M, two slots, for the whole session."""
+    """One llama-server with SmolLM2-135M, two slots of egocli's default context (4096: the plan parser's prompt
+    with every form's few-shot examples is about 2000 tokens), for the whole session."""
     server = LlamaServer(llama_server_binary, model_file("smollm2"),
-                         tmp_path_factory.mktemp("llama-server") / "server.log").start()
+                         tmp_path_factory.mktemp("llama-server") / "server.log", context=4096).start()
     yield server
     server.stop()
 

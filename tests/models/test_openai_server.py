@@ -37,7 +37,7 @@ def smol_local():
 
 def test_the_server_streams_what_the_in_process_model_says(smol_server, smol_local):
     model = OpenAIHttpModel(Endpoint(smol_server.url))
-    assert model.llama_server and model.kv_cache and model.context_size == 2048 and model.slots == 2
+    assert model.llama_server and model.kv_cache and model.context_size == 4096 and model.slots == 2
     pieces = list(model.generate(CHAT, max_tokens=24))
     assert len(pieces) > 3  # streamed piece by piece, not one block at the end
     assert "".join(pieces) == "".join(smol_local.generate(CHAT, max_tokens=24))
