@@ -253,8 +253,4 @@ def _for_later_day(part: str, said_ms: int) -> bool:
 def _instructs(part: str) -> bool:
     """Whether a clause opens with a verb in its bare form and says how often ('Take ONE tablet daily with food'):
     an instruction, not a thing done ('took', 'taking' are done; 'take cutting board' narrates an act)."""
-    tokens = _tokens(part)
-    if not tokens or tokens[0] in terms.IRREGULAR or tokens[0].endswith(("ed", "ing", "s")) or \
-            not _REGIMEN.search(part):
-        return False
-    return _verb_at(tokens, 0)[0] is not None
+    return bool(_REGIMEN.search(part)) and _to_do(part)

@@ -1,8 +1,8 @@
 """How something turned out, computed in code: 'how did the MOT go?', 'who won the quiz?', 'how did we do at the
-quiz?', 'what did the Villa game finish?'. The occasion is found by its words (temporal.Matcher), its latest day; the
-answer is the line said or read while it went on or in the hours just after that tells a result (the lexicon's
-result words: 'won', 'full-time', 'result: PASS', 'Second, with 49 points'), one naming the occasion first, the
-latest. Without such a line, what the log has of it is given as the closest, never as the result."""
+quiz?', 'what did the Villa game finish?'. The occasion is the latest stretch of lines naming it; the answer is the
+line said or read while it went on, until one is seen moving on, that tells a result (the lexicon's result words:
+'won', 'full-time', 'result: PASS', 'Second, with 49 points'), one naming the occasion first, the latest. Without such
+a line nothing is computed and the context is read as for any open question, never said as the result."""
 
 from __future__ import annotations
 
