@@ -50,6 +50,8 @@ class Lexicon:
     """Meals: hours (meal -> (first hour, hour after the last)) and cues (what shows a meal made or eaten)."""
     manner: dict[str, str]
     """How an act is asked to have been done ('on time') -> what a line says when it was not (a pattern)."""
+    outings: dict[str, tuple[str, ...]]
+    """What a frame shows at home (home_rooms) and out of doors (outdoors, from_outside)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -78,7 +80,8 @@ def lexicon() -> Lexicon:
                     "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"]), "debts": dict(raw["money"]["debts"])},
                    {k: tuple(v) for k, v in raw["travel"].items()},
                    {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
-                    "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]))
+                    "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]),
+                   {k: tuple(v) for k, v in raw["outings"].items()})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
-from egocli.reasoning import terms, workplace
+from egocli.reasoning import outings, terms, workplace
+from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
@@ -31,11 +32,6 @@ MENTION_GAP_MS = 45 * 60_000
 """Mentions of a place closer than this are one visit."""
 HOME_LOOKBACK_MS = 7 * 86_400_000
 """How far back arrivals home and departures from home are read when the question names no time."""
-
-
-def cue(phrases: tuple[str, ...]) -> re.Pattern[str]:
-    """A pattern for any of the phrases as whole words, the longest first."""
-    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")\b")
 
 
 _LEX = lexicon().visits
@@ -62,6 +58,8 @@ class Move:
     """The place, in the question's words; '' for home."""
     after: str = ""
     """Where one came from ('work' in 'get home from work'): the arrival right after leaving it."""
+    to: str = ""
+    """Where one set out for ('the eye clinic' in 'leave the flat for the eye clinic'): the departure before it."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +73,16 @@ class Visit:
 
 
 def move(phrase: str) -> Move | None:
-    """The move a phrase asks about ('arrive home from work', 'leave the hairdresser's', 'go out'), else None."""
+    """The move a phrase asks about ('arrive home from work', 'leave the hairdresser's', 'go out', 'clock off',
+    'set off to the post office', 'leave the flat for the clinic', 'set off on the bike'), else None."""
     tokens = words(phrase)
     if not tokens:
         return None
     first = stem(tokens[0])
     two = f"{first}_{tokens[1]}" if len(tokens) > 1 else ""
+    for way in ("arrive", "leave"):
+        if two in _LEX[f"{way}_work_verbs"] or first in _LEX[f"{way}_work_verbs"]:
+            return Move(way, "work")  # 'clock off': work is the place
     kind = next((k for k, verbs in (("arrive", _LEX["arrive_verbs"]), ("leave", _LEX["leave_verbs"]))
                  if two in verbs or first in verbs), None)
     if kind is None:
@@ -90,10 +92,18 @@ def move(phrase: str) -> Move | None:
         rest = ["home", *rest]
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere
-    cut = rest.index("from") if "from" in rest else len(rest)
-    place, after = bare(rest[:cut]), bare(rest[cut + 1:])
+    cut = next((i for i, w in enumerate(rest) if w in ("from", "after")), len(rest))
+    rest, after = rest[:cut], bare(rest[cut + 1:])
+    aim = next((i for i, w in enumerate(rest) if w in ("for", "to") and kind == "leave"), len(rest))
+    place, to = bare(rest[:aim]), bare(rest[aim + 1:])
+    if place and _WAY.fullmatch(" ".join(place)):
+        place = []  # 'set off on the bike': a way of going, no place
     home = not place or place[0] in _HOME_WORDS
-    return Move(kind, "" if home else " ".join(place), " ".join(after))
+    return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
+
+
+_WAY = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+"""A way of getting about ('bike', 'bus'): 'set off on the bike' names no place left."""
 
 
 def bare(tokens: list[str]) -> list[str]:
@@ -209,19 +219,31 @@ def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
 
 
 def _home_moves(asked: Asked, kind: str) -> list[Event]:
-    """Arrivals home or departures from home in the scope."""
+    """Arrivals home or departures from home in the scope: those a frame says ('letting myself in'), and those the
+    frames show (outings.py: the hallway, then the street) where none is said within SAID_MS."""
     at = asked.scope.at_ms
     spans = asked.scope.windows or ((at - HOME_LOOKBACK_MS, at + 1),)
     test = home_arrival if kind == "arrive" else _home_departure
     out = []
     for lo, hi in spans:
-        out += [e for e in store_windows.overlapping(asked.store, lo, min(hi, at + 1), None, 20000)
-                if e.start_ms <= at and test(e)]
+        frames = [e for e in store_windows.overlapping(asked.store, lo - outings.REACH_MS, min(hi, at + 1), None, 20000)
+                  if e.start_ms <= at and e.modality == "visual"]
+        said = [e for e in frames if e.start_ms >= lo and test(e)
+                and not (kind == "leave" and outings.stays_put(frames, e, "home"))]
+        shown = [e for e in outings.transitions(frames, kind) if e.start_ms >= lo
+                 and not any(abs(e.start_ms - s.start_ms) <= SAID_MS for s in said)]
+        out += said + shown
     return sorted({e.id: e for e in out}.values(), key=lambda e: (e.start_ms, e.id))
 
 
+SAID_MS = 20 * 60_000
+"""How close to a move a frame says a move shown by the frames around it is the same one."""
+
+
 def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
-    """The arrivals or departures a phrase asks about, in time order; None when it asks about no move."""
+    """The arrivals or departures a phrase asks about, in time order; None when it asks about no move. Leaving home
+    for a place is the last departure from home before each visit to it; getting home from (or after) a place, the
+    first arrival home after each departure from it (any arrival home when no visit to it is found)."""
     asked_move = move(phrase)
     if asked_move is None:
         return None
@@ -231,12 +253,21 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
             return [v.end for v in found if v.end is not None]
         return [v.begin for v in found if arrives(v.begin)] or [v.begin for v in found]
     home = _home_moves(asked, asked_move.kind)
+    if asked_move.kind == "leave" and asked_move.to:
+        begins = [v.begin.start_ms for v in visits(asked, asked_move.to, find)]
+        left = [max((h for h in home if b - TRIP_MS <= h.start_ms <= b), key=lambda h: h.start_ms, default=None)
+                for b in begins]
+        return sorted({e.id: e for e in left if e is not None}.values(), key=lambda e: e.start_ms) or home
     if asked_move.kind == "arrive" and asked_move.after:
         ends = [v.end for v in visits(asked, asked_move.after, find) if v.end is not None]
-        home = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
+        back = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
                 if any(h.start_ms >= end.start_ms for h in home)]
-        home = sorted({e.id: e for e in home}.values(), key=lambda e: e.start_ms)
+        return sorted({e.id: e for e in back}.values(), key=lambda e: e.start_ms) or home
     return home
+
+
+TRIP_MS = 3 * 3_600_000
+"""How long before arriving at a place the departure from home for it may be."""
 
 
 def stays(asked: Asked, place: str, find: Find) -> list[Visit]:

@@ -1,0 +1,98 @@
+"""Setting out from home and getting back, read from where the frames show the wearer when none says it.
+
+Narrations seldom say 'leaving the house': they show the hallway ('hallway, zipping up the work fleece, taking the
+car keys'), then the street ('driveway of 22 Carr Lane, scraping frost off the windscreen'). A frame that opens
+with a room of home is at home; one out of doors, on the way somewhere (a [travel] word), arriving at another place
+or showing the home's door from outside is out ([outings] in the lexicon). Setting out is the first frame out after
+one at home, getting back the first at home after one out; a single frame out between two at home (a neighbour
+walking past the window) or at home between two out is neither. Frames that show neither count for nothing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from egocli.core.lexicon import lexicon, words
+from egocli.reasoning import terms
+from egocli.store import Event
+
+
+def cue(phrases: Sequence[str]) -> re.Pattern[str]:
+    """A pattern for any of the phrases as whole words, the longest first."""
+    return re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)) + r")\b")
+
+
+_LEX = lexicon().outings
+_ROOMS = [words(p) for p in _LEX["home_rooms"]]
+_OUTDOORS = cue(_LEX["outdoors"])
+_FROM_OUTSIDE = cue(_LEX["from_outside"])
+_TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+_ARRIVE = cue(lexicon().visits["arrive"])
+_HOME = cue(lexicon().visits["home"])
+_LEADING = frozenset({"the", "a", "an", "my", "our", "in", "at", "inside", "back", "into"})
+REACH_MS = 30 * 60_000
+"""How far apart a frame at home and a frame out may be for the one to follow the other."""
+LONE_MS = 60 * 60_000
+"""A frame alone out (or at home) with frames of the other place this close on both sides is no outing."""
+
+
+def scene(ev: Event) -> str:
+    """'home' for a frame in a room of home, 'out' for one out of doors or on the way, else ''."""
+    if ev.modality != "visual":
+        return ""
+    text = ev.content.lower()
+    cased = terms.clauses(ev.content)[0].split(",")[0]
+    first = cased.lower()
+    if _FROM_OUTSIDE.search(text):
+        return "out"  # 'the flat door from outside, locking it'
+    said = words(first)
+    while said and said[0] in _LEADING:
+        said = said[1:]
+    if any(said[:len(room)] == room for room in _ROOMS) and not terms.names(cased) \
+            and not any(w.isdigit() for w in said):
+        return "home"  # not 'front door of 14 Linden Avenue', someone else's
+    lead = " ".join(said)
+    if _starts(_TRAVEL, lead) or _starts(_OUTDOORS, lead) or (_starts(_ARRIVE, lead) and not _HOME.search(first)):
+        return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
+    if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or _TRAVEL.search(first)):
+        return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
+    return ""
+
+
+def _starts(pattern: re.Pattern[str], text: str) -> bool:
+    m = pattern.search(text)
+    return m is not None and m.start() == 0
+
+
+def stays_put(frames: Sequence[Event], ev: Event, where: str) -> bool:
+    """Whether the next frame after `ev` that shows home or out, within REACH_MS, shows `where` (a departure from
+    home seen, 'the carer going out of the front door', and the hallway after it: someone else left)."""
+    later = ((e, w) for e in frames if e.start_ms > ev.start_ms and (w := scene(e)))
+    nxt = next(later, None)
+    return nxt is not None and nxt[1] == where and nxt[0].start_ms - ev.start_ms <= REACH_MS
+
+
+def transitions(frames: Sequence[Event], kind: str) -> list[Event]:
+    """The settings out ('leave') or gettings back ('arrive') the frames show, in time order: the first frame of
+    a run out after a run at home (or the reverse) that ended within REACH_MS. A run of one frame between two of the
+    other place is none (a neighbour walking past the window, seen from home)."""
+    runs: list[tuple[str, list[Event]]] = []
+    for ev in frames:
+        where = scene(ev)
+        if where and runs and runs[-1][0] == where and ev.start_ms - runs[-1][1][-1].start_ms <= REACH_MS:
+            runs[-1][1].append(ev)
+        elif where:
+            runs.append((where, [ev]))
+    kept: list[tuple[str, list[Event]]] = []
+    for i, (where, seen) in enumerate(runs):
+        before, after = runs[i - 1] if i else None, runs[i + 1] if i + 1 < len(runs) else None
+        if len(seen) == 1 and before is not None and after is not None and before[0] == after[0] != where and \
+                seen[0].start_ms - before[1][-1].start_ms <= LONE_MS and after[1][0].start_ms - seen[0].start_ms <= LONE_MS:
+            continue
+        if kept and kept[-1][0] == where:
+            kept[-1][1].extend(seen)
+        else:
+            kept.append((where, list(seen)))
+    was, now = ("home", "out") if kind == "leave" else ("out", "home")
+    return [b[1][0] for a, b in zip(kept, kept[1:])
+            if a[0] == was and b[0] == now and b[1][0].start_ms - a[1][-1].start_ms <= REACH_MS]

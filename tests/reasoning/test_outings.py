@@ -1,0 +1,93 @@
+"""Setting out and getting home read from where the frames show the wearer (outings.py), when no frame says
+'leaving the house', answered through the ask service on a real store; and the moves a question names."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import outings, visits
+from egocli.store import Event
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2026-12-03T21:00")
+DAY = [
+    ("2026-12-03T06:30", "visual", "bedroom, the alarm going off, still dark outside"),
+    ("2026-12-03T06:43", "visual", "a cat from over the road sitting on the garden wall"),
+    ("2026-12-03T06:50", "visual", "kitchen, toast and a mug of tea at the counter"),
+    ("2026-12-03T06:56", "visual", "the dishwasher humming through its cycle"),
+    ("2026-12-03T07:12", "visual", "hallway, zipping up the work fleece, taking the car keys from the bowl"),
+    ("2026-12-03T07:14", "visual", "driveway of 22 Carr Lane, scraping frost off the windscreen"),
+    ("2026-12-03T07:20", "visual", "driving down Carr Lane, the radio on"),
+    ("2026-12-03T07:40", "visual", "the Tyre Depot forecourt, a man in overalls waving"),
+    ("2026-12-03T07:41", "text", "sign — Tyre Depot — Carr Lane"),
+    ("2026-12-03T08:30", "visual", "driving back along Carr Lane in the rain"),
+    ("2026-12-03T08:52", "visual", "the front door, the key in the lock"),
+    ("2026-12-03T08:53", "visual", "hallway, hanging the keys on the hook"),
+    ("2026-12-03T09:40", "visual", "kitchen, a neighbour walking a dog past the window"),
+    ("2026-12-03T10:05", "visual", "Weir Street through the window, a man walking a dog"),
+    ("2026-12-03T10:20", "visual", "living room, the radio on"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return day_log(tmp_path / "log.db", DAY)
+
+
+def _frame(text: str) -> Event:
+    return Event(id=1, start_ms=0, end_ms=0, modality="visual", content=text, source_id=None)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("hallway, zipping up the work fleece", "home"),
+    ("kitchen table, a cheese sandwich", "home"),
+    ("the flat door from outside, locking it with a key", "out"),
+    ("driveway of 22 Carr Lane, scraping frost off the windscreen", "out"),
+    ("Tennyson Road, a wet pavement, the white cane tapping ahead", "out"),
+    ("walking along Tennyson Road, frost on a low wall", "out"),
+    ("getting onto a single-decker, pressing the bus pass on the reader", "out"),
+    ("front door of 14 Linden Avenue, a tall man opening it", ""),  # someone else's front door
+    ("the office kitchen, a cake on the worktop", ""),
+    ("the dishwasher humming through its cycle", ""),  # a word of travel that is not a way of going
+    ("a cat from over the road sitting on the wall", ""),
+])
+def test_a_frame_shows_home_or_out_by_how_it_opens(text, where):
+    assert outings.scene(_frame(text)) == where
+
+
+def test_leaving_the_house_is_the_first_frame_out_after_the_hallway(store):
+    answer = said(store, "what time did I leave the house this morning?", AT)
+    assert "07:14" in answer and "driveway" in answer, answer
+
+
+def test_getting_home_is_the_first_frame_at_home_after_the_road(store):
+    answer = said(store, "when did I get back home this morning?", AT)
+    assert "08:52" in answer, answer
+
+
+def test_one_frame_out_between_frames_at_home_is_no_outing():
+    """The dog walker passing the window at 10:05, between the kitchen and the living room, is no going out."""
+    frames = [Event(id=i, start_ms=parse_time_ms(stamp), end_ms=parse_time_ms(stamp), modality=kind, content=text,
+                    source_id=None) for i, (stamp, kind, text) in enumerate(DAY) if kind == "visual"]
+    assert [e.content for e in outings.transitions(frames, "leave")] == [DAY[5][2]]
+    assert [e.content for e in outings.transitions(frames, "arrive")] == [DAY[10][2]]
+
+
+def test_setting_out_for_a_place_is_the_last_departure_before_getting_there(store):
+    answer = said(store, "what time did I set off to the tyre depot?", AT)
+    assert "07:14" in answer, answer
+
+
+@pytest.mark.parametrize("phrase, want", [
+    ("leave the flat for the eye clinic", visits.Move("leave", "", "", "eye clinic")),
+    ("set off to the post office", visits.Move("leave", "", "", "post office")),
+    ("set off on the bike", visits.Move("leave", "")),
+    ("arrive back home after work", visits.Move("arrive", "", "work")),
+    ("clock off", visits.Move("leave", "work")),
+    ("head off to the shops", visits.Move("leave", "", "", "shops")),
+    ("leave the doctor's", visits.Move("leave", "doctor")),
+])
+def test_a_phrase_names_where_it_sets_out_for(phrase, want):
+    assert visits.move(phrase) == want
