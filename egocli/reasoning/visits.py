@@ -147,12 +147,16 @@ Find = Callable[[str], list[Event]]
 
 
 def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
-    """The visits to a place in the question's scope, in time order ('work' names none: its stays at work)."""
-    if bare(words(place)) == ["work"] and (worked := workplace.stays(asked, _moving)):
+    """The visits to a place in the question's scope, in time order ('work' names none: its stays at work). A
+    person's place ('Mrs Okafor's') is being where they speak; mentions with no departure seen between them are
+    one visit however far apart (the hospital entrance at 10:04, its coffee shop at 11:41)."""
+    if bare(words(place)) in _WORK and (worked := workplace.stays(asked, _moving)):
         return [Visit(begin, end) for begin, end in worked]
-    mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")]
-    groups = stretches(mentions)
-    seen = [g for g in groups if any(e.modality == "visual" for e in g)]
+    who = set(words(place))
+    mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")
+                or (e.modality == "speech" and bool(who) and set(words(terms.speaker(e.content))) >= who)]
+    groups = _joined(asked, stretches(mentions))
+    seen = [g for g in groups if any(e.modality in ("visual", "speech") for e in g)]
     groups = seen or groups  # a letter read or a note written names the place without one being there
     out: dict[int | None, Visit] = {}
     for group in groups:
@@ -161,6 +165,27 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
         if end_id is None or end_id not in out:
             out[end_id if end_id is not None else -visit.begin.id] = visit
     return sorted(out.values(), key=lambda v: v.begin.start_ms)
+
+
+_WORK = [words(w) for w in _LEX["work_names"]]
+"""What a question calls the wearer's work ('the office')."""
+JOIN_MS = 4 * 3_600_000
+"""Stretches of a place's mentions this close with no departure between are one visit."""
+
+
+def _joined(asked: Asked, groups: list[list[Event]]) -> list[list[Event]]:
+    """Stretches of mentions joined where no departure, getting home nor a room of home is seen between them within
+    JOIN_MS."""
+    out: list[list[Event]] = []
+    for group in groups:
+        if out and group[0].start_ms - out[-1][-1].start_ms <= JOIN_MS:
+            between = store_windows.overlapping(asked.store, out[-1][-1].start_ms + 1, group[0].start_ms, None, 2000)
+            if not any(e.modality == "visual" and (leaves(e) or home_arrival(e) or outings.scene(e) == "home")
+                       for e in between):
+                out[-1] = [*out[-1], *group]
+                continue
+        out.append(group)
+    return out
 
 
 def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:

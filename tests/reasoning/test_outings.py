@@ -91,3 +91,29 @@ def test_setting_out_for_a_place_is_the_last_departure_before_getting_there(stor
 ])
 def test_a_phrase_names_where_it_sets_out_for(phrase, want):
     assert visits.move(phrase) == want
+
+
+HOSPITAL = [
+    ("2026-12-03T09:30", "visual", "hallway, putting on a coat"),
+    ("2026-12-03T09:38", "visual", "stepping up into a double-decker bus, holding the bus pass against the reader"),
+    ("2026-12-03T10:04", "visual", "hospital main entrance, glass doors sliding open"),
+    ("2026-12-03T10:30", "visual", "a waiting room, a row of plastic chairs"),
+    ("2026-12-03T10:56", "visual", "a dim room, chin on a plastic rest in front of a scanning machine"),
+    ("2026-12-03T11:41", "visual", "hospital coffee shop, a tray with a teapot"),
+    ("2026-12-03T12:10", "visual", "a queue at the bus stop in the rain"),
+    ("2026-12-03T14:00", "visual", "walking up the path of 31 Hartfield Road"),
+    ("2026-12-03T14:02", "speech", "Mrs Okafor: Morning, Jess! The side gate's unlocked."),
+    ("2026-12-03T15:30", "speech", "Mrs Okafor: I've made you a cup of tea."),
+    ("2026-12-03T17:50", "speech", "Mrs Okafor: There's eighty-five in there."),
+]
+
+
+def test_a_visit_goes_on_between_mentions_with_no_departure_between(tmp_path):
+    """The hospital entrance at 10:04 and its coffee shop at 11:41 are one visit: it began at 10:04."""
+    answer = said(day_log(tmp_path / "h.db", HOSPITAL), "what time did I get to the hospital?", AT)
+    assert "10:04" in answer, answer
+
+
+def test_a_persons_place_is_where_they_speak(tmp_path):
+    answer = said(day_log(tmp_path / "o.db", HOSPITAL), "what time did I get to Mrs Okafor's?", AT)
+    assert "14:0" in answer, answer
