@@ -164,6 +164,12 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
         return None
     events = visit(asked, who)
     stamp, name = asked.stamp, plan.action.strip()
+    called = ""
+    for known in [] if events else named_for(asked, who):  # 'the boiler engineer': 'your engineer Kyle will visit'
+        events = visit(asked, [known])
+        if events:
+            who, called = [known], f" ({known.title()})"
+            break
     if not events:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "guest", name, stamp)
     came = _came(events, who)
@@ -171,7 +177,7 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
     seen_as = " ".join(e.content for e in events)  # a name as the log writes it: 'Irene', but 'the taxi'
     told = " ".join(w.capitalize() if w not in _ARTICLES | _JOINS and w.capitalize() in seen_as else w
-                    for w in name.split())
+                    for w in name.split()) + called
     seen = [p.split() for p in who]
     if not any(e.modality == "visual" and any(_names(terms.words(e.content), n) for n in seen) for e in events):
         told = f"It seems {told}"  # heard in the room, the door seen unnamed: an inference, said as one
@@ -188,6 +194,27 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     when = stamp(came.start_ms, came.source_id)
     return Finding("guest", f"{told} came {when}: {came.content}.", (came,),
                    f"{name}: first seen in person {when} ({came.content})")
+
+
+ROLE_LIMIT = 50
+"""Events naming a visitor's role read at most."""
+
+
+def named_for(asked: Asked, who: list[str]) -> list[str]:
+    """The names the log gives people a question calls by what they do ('the boiler engineer': 'your engineer Kyle
+    will visit', 'Kyle from Warmhome, here for the boiler service'): the names said in a clause with the role's last
+    word, the most often first; none for a name."""
+    counts: dict[str, int] = {}
+    for person in who:
+        role = person.split()
+        flt = EventFilter(until_ms=asked.scope.at_ms + 1, limit=ROLE_LIMIT)
+        for ev, _, _ in asked.store.search(role[-1], flt):
+            for clause in terms.clauses(ev.content):
+                if role[-1] in terms.words(clause):
+                    for n in terms.names(clause):
+                        if not set(terms.words(n)) & set(role):
+                            counts[n.lower()] = counts.get(n.lower(), 0) + 1
+    return sorted(counts, key=lambda n: -counts[n])
 
 
 def _came(events: list[Event], who: list[str]) -> Event:

@@ -155,3 +155,24 @@ def test_talk_of_someone_coming_is_not_their_coming(tmp_path):
     ])
     answer = said(store, "when did the taxi turn up", parse_time_ms("2027-03-04T12:00"))
     assert answer.startswith("The taxi came today at 09:38"), answer
+
+
+ENGINEER = [
+    ("2026-12-03T15:06", "text", "Warmhome Heating: Reminder - your engineer Kyle will visit Fri 4 Dec between 16:00 "
+                                 "and 18:00 for your annual boiler service."),
+    ("2026-12-04T17:03", "visual", "front door, a young man in a grey fleece on the step with a toolbox"),
+    ("2026-12-04T17:04", "speech", "Kyle: Hiya, Kyle from Warmhome, here for the boiler service."),
+    ("2026-12-04T17:41", "speech", "Kyle: All done, it's passed."),
+    ("2026-12-04T17:48", "visual", "the young man in the grey fleece going out the front door with his toolbox"),
+]
+
+
+def test_a_visitor_called_by_their_job_is_the_one_the_log_names_for_it(tmp_path):
+    """'The boiler engineer' is Kyle: the reminder says 'your engineer Kyle'; he came at the door before his words."""
+    answer = said(day_log(tmp_path / "k.db", ENGINEER), "What time did the boiler engineer turn up?", AT)
+    assert "17:03" in answer and "Kyle" in answer, answer
+
+
+def test_a_visitor_unnamed_going_out_the_front_door_is_their_leaving(tmp_path):
+    answer = said(day_log(tmp_path / "k.db", ENGINEER), "when did kyle go", AT)
+    assert "17:48" in answer, answer
