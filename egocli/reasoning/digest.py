@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from egocli.core.lexicon import lexicon
+from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import actions, staying, terms, visits, voice
+from egocli.reasoning import actions, meals, outings, placekinds, staying, terms, visits, voice
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import SENSED_ACTS, Finding, Matcher, nothing, occurrences
@@ -21,11 +21,20 @@ from egocli.store import summaries as sql
 from egocli.store import windows as store_windows
 
 SHOWN = 8
+"""Events a digest names at least (when the span holds that many)."""
+PER_HOUR = 2.5
+"""Events a digest names per hour of its span, between SHOWN and MOST_SHOWN."""
+MOST_SHOWN = 14
 """Events a digest names at most."""
+LINE_CHARS = 240
+"""A digest line's text is cut at a word before this many characters (the event cited holds the rest)."""
 MAX_EVENTS = 5000
 """Events of a span read at most."""
 _WEIGHT = {"note": 3.0, "speech": 2.5, "text": 1.6, "tool": 1.2, "visual": 1.0}
 """How much an event of a modality tells of what was done: a note or a sentence said more than a frame seen."""
+AMBIENT = 0.3
+"""How much a sound heard around ('(radio) ...', '(background) it's always like this') tells of a span, against the
+words of someone there."""
 _UNTOLD = {"system"}
 """Modalities that say nothing of the day (sessions opening and closing)."""
 _PART = re.compile(r"\b(morning|afternoon|evening|night|week|weekend)\b")
@@ -69,9 +78,10 @@ def span_of(asked: Asked) -> tuple[int, int, str]:
 
 
 def salient(events: list[Event], count: int = SHOWN, acts: bool = False) -> list[Event]:
-    """Up to `count` events that tell a span: the span cut into `count` equal slices, from each the event that
-    says most (its modality's weight, its new words, who and where; with `acts`, what it says was done); scenery
-    seen again and again is left out."""
+    """Up to `count` events that tell a span, chosen one by one: each time the event that says most (its modality's
+    weight, its words not yet told, who and where; with `acts`, what it says was done) for how far it lies from
+    those already chosen (a stretch of the span each: the whole of the span is told, and a longer digest keeps a
+    shorter one's events); scenery seen again and again is left out."""
     told = [e for e in events if e.modality not in _UNTOLD and e.content.strip()]
     if not told:
         return []
@@ -83,19 +93,16 @@ def salient(events: list[Event], count: int = SHOWN, acts: bool = False) -> list
     pool = sorted(distinct.values(), key=lambda e: (e.start_ms, e.id))
     if len(pool) <= count:
         return pool
-    lo, hi = pool[0].start_ms, pool[-1].start_ms + 1
-    step = (hi - lo) / count
+    share = max((pool[-1].start_ms - pool[0].start_ms) / count, 1.0)
     picked: list[Event] = []
     words: set[str] = set()
-    for i in range(count):
-        inside = [e for e in pool if lo + i * step <= e.start_ms < lo + (i + 1) * step and e not in picked]
-        if not inside:
-            continue
-        best = max(inside, key=lambda e: _says(e, words, seen, acts))
+    while len(picked) < count:
+        def worth(ev: Event) -> float:
+            near = min((abs(ev.start_ms - p.start_ms) for p in picked), default=share)
+            return _says(ev, words, seen, acts) * min(1.0, near / share)
+        best = max((e for e in pool if e not in picked), key=worth)
         picked.append(best)
         words |= set(terms.terms(best.content))
-    rest = sorted((e for e in pool if e not in picked), key=lambda e: -_says(e, words, seen, acts))
-    picked += rest[:count - len(picked)]  # slices left empty: the next most telling events anywhere
     return sorted(picked, key=lambda e: (e.start_ms, e.id))
 
 
@@ -105,14 +112,21 @@ def _says(ev: Event, known: set[str], seen: dict[str, int], acts: bool = False) 
     repeated = seen.get(ev.content.strip().lower(), 1)
     named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
     done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS) if acts else 0  # done, not seen or said
-    return _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
+    ambient = AMBIENT if ev.content.lstrip().startswith("(") else 1.0  # '(tannoy) ...', '(background) ...'
+    return ambient * _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
         / repeated
 
 
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     """What a span held: its salient events in time order, and its summaries when built."""
     lo, hi, label = span_of(asked)
-    if plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
+    if plan.action and plan.relation in ("after", "before"):  # 'what have I done since lunch?': from its end on
+        anchor = occasion(asked, plan.action, lo, hi)
+        if anchor is None:
+            return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
+        lo, hi = (anchor[1], hi) if plan.relation == "after" else (lo, anchor[0])
+        label = f"{plan.relation} {plan.action}"
+    elif plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
         if not asked.scope.windows:  # 'what happened in the budget review?': its latest time, whenever
             lo, label = -(2 ** 62), "today"
         spent = stretch(asked, plan.action, lo, hi)
@@ -121,14 +135,15 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
         lo, hi = spent
         label = f"{label} at {plan.action}" if label != "today" else f"at {plan.action}"
     events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
-    shown = salient(events, acts=True)  # 'what did I do': what was done counts; the day's diary keeps what was said
+    count = min(MOST_SHOWN, max(SHOWN, round((hi - lo) / 3_600_000 * PER_HOUR)))
+    shown = salient(events, count, acts=True)  # 'what did I do': what was done counts; the diary keeps what was said
     if not shown:
         return Finding("digest", f"Nothing recorded {label}.", (), f"nothing recorded {label}")
-    lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content}" for e in shown)
+    lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {_cut(e.content)}" for e in shown)
     summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi)
                  if s.text.strip() and not s.text.startswith("mostly: ")]  # scenery-only hours tell nothing
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
-    went = [] if plan.action else places(events)
+    went = [] if plan.action and not plan.relation else places(events)
     where = "where you were: " + "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}, {name}" for e, name in went) + \
         ". What stood out: " if len(went) > 1 else ""
     cited = tuple({e.id: e for e in [*shown, *(e for e, _ in went)]}.values())
@@ -136,27 +151,55 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
                    f"{label}: {where}the main events: {lines}.{gist}")
 
 
+def _cut(text: str, limit: int = LINE_CHARS) -> str:
+    """A text cut at the last word before `limit` characters, with an ellipsis; a short one as it is."""
+    text = text.strip().rstrip(".")
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(" ,;:—-") + "…"
+
+
 PLACES = 6
 """Places a digest names at most."""
 
 
 def places(events: list[Event]) -> list[tuple[Event, str]]:
-    """The places a span went to, in order, each once: a sign read where one was ('sign - Chorlton Physio - 212
-    Barlow Moor Road': Chorlton Physio), else an arrival seen that names one; home is not among them."""
+    """The places a span went to, in order, each once: a frame that opens with one's name ('the Co-op on Carr Lane,
+    a basket'; no one who speaks in the span), a sign read where one was ('sign - Chorlton Physio - 212 Barlow Moor
+    Road': Chorlton Physio), else an arrival seen that names one or a kind of place seen; home is not among them."""
     out: list[tuple[Event, str]] = []
+    people = {w for e in events if e.modality == "speech" for w in words(terms.speaker(e.content))}
     for ev in events:
-        if visits.signed(ev):
+        if ev.modality == "visual" and (opened := opens_with_place(ev)) and not set(words(opened)) & people:
+            name = opened  # 'Tyre Depot on Mill Road, the Skoda up on the ramp': Tyre Depot
+        elif visits.signed(ev):
             name = re.split(r"\s+[\u2014\u2013-]\s+", visits.said_place(ev)[0])[0]
         elif ev.modality == "visual" and visits.arrives(ev) and not visits.home_arrival(ev) and \
                 (named := sorted(visits.names(ev.content), key=len, reverse=True)):
             name = named[0]  # 'walking into Clip & Curl, a woman sweeping up': Clip & Curl
-        elif ev.modality == "visual" and (kind := visits.kind_seen(ev)):
+        elif ev.modality == "visual" and (kind := placekinds.kind_seen(ev)):
             name = f"the {kind}"  # 'a pharmacy counter, white paper bags in a rack': the pharmacy
         else:
             continue
         if name and all(name.lower() != seen.lower() for _, seen in out):
             out.append((ev, name.strip()))
     return out[:PLACES]
+
+
+_OPENS_WITH_NAME = re.compile(r"^(?:the )?((?:[A-Z][\w'&.-]*)(?: (?:&|and|of) [A-Z][\w'.-]*| [A-Z][\w'&.-]*)*)"
+                              r"(?: (?:on|in|at|off) [A-Z][^,]*)?$")
+_STREETS = outings.cue(lexicon().outings["outdoors"] + tuple(p for ps in lexicon().travel.values() for p in ps))
+
+
+def opens_with_place(ev: Event) -> str:
+    """The name a frame opens with when its first phrase is only a name, perhaps with where it is ('Tyre Depot on
+    Mill Road, the Skoda up on the ramp': Tyre Depot; 'the Co-op on Carr Lane': Co-op), not a street or a way of
+    getting about ('Market Street, a precinct'), else ''."""
+    m = _OPENS_WITH_NAME.match(ev.content.split(",")[0].strip())
+    if m is None or _STREETS.search(m.group(1).lower()) or m.group(1).lower() in _NOT_NAMES:
+        return ""
+    return m.group(1)
+
+
+_NOT_NAMES = frozenset({*lexicon().time["weekdays"], *lexicon().time["months"]})
 
 
 def _paid_at(asked: Asked, groups: list[list[Event]], stays: list[visits.Visit]) -> Event | None:
@@ -240,6 +283,27 @@ def stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | Non
     day = local(found[-1].start_ms).date()
     same = [e for e in found if local(e.start_ms).date() == day]
     return same[0].start_ms, max(e.end_ms for e in same) + 60_000
+
+
+def occasion(asked: Asked, phrase: str, lo: int, hi: int) -> tuple[int, int] | None:
+    """(begin, end) of the occasion a span is counted from: a meal's sitting ('since lunch'), the stay at work
+    ('after work'), else the stretch spent at the place or occasion (`stretch`); None when none is seen."""
+    if (name := meals.meal_of(phrase)) is not None:  # its sitting, else the middle of its hours
+        found = [e for e in meals.sitting(asked, name) if lo <= e.start_ms < hi]
+        if found:
+            return found[0].start_ms, max(e.end_ms for e in found)
+        first, last = meals.HOURS[name]
+        day = local(min(hi - 1, asked.scope.at_ms)).replace(hour=0, minute=0, second=0, microsecond=0)
+        middle = to_ms(day + timedelta(hours=(first + last) / 2))
+        return (middle, middle) if lo <= middle < hi else None
+    if visits.bare(words(phrase)) in visits.WORK:
+        matcher = Matcher(asked.store, asked.scope, asked.embedder)
+        worked = [v for v in visits.visits(asked, phrase, lambda p: matcher.matches(p, verb_first=False))
+                  if lo <= v.begin.start_ms < hi]
+        if worked:
+            end = worked[-1].end
+            return worked[-1].begin.start_ms, end.end_ms if end is not None else worked[-1].begin.end_ms
+    return stretch(asked, phrase, lo, hi)
 
 
 def amount(asked: Asked, plan: QuestionPlan) -> Finding:

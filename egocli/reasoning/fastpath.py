@@ -124,6 +124,8 @@ def _digest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None
     rest = groups[0]
     if not rest:
         return QuestionPlan("digest")
+    if m := re.match(r"^since (?:the |my |i )?([\w']+(?: [\w']+){0,3})$", rest):  # 'after X' is the next form's
+        return QuestionPlan("digest", m.group(1), relation="after")
     m = re.match(r"^(?:at|in) (?:the |my )?([\w']+(?: [\w']+){0,2})$", rest)
     return QuestionPlan("digest", m.group(1)) if m else None
 

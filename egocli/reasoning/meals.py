@@ -42,18 +42,19 @@ def score(ev: Event) -> int:
 def meal(asked: Asked, plan: QuestionPlan) -> Finding:
     """The latest meal of that kind in scope: the line that shows it best, and when."""
     name = meal_of(plan.action)
-    matcher = Matcher(asked.store, asked.scope, asked.embedder)
-    if name is None:
-        return nothing(matcher, "meal", plan.action, asked.stamp)
-    best: Event | None = None
+    found = sitting(asked, name) if name is not None else None
+    if name is None or not found:
+        return nothing(Matcher(asked.store, asked.scope, asked.embedder), "meal", plan.action, asked.stamp)
+    best = max(found, key=lambda e: (score(e), e.start_ms))
+    when = asked.stamp(best.start_ms, best.source_id)
+    return Finding("meal", f"You had your {name} {when}: {best.content}.", (best,), f"{name}: {when}: {best.content}")
+
+
+def sitting(asked: Asked, name: str) -> list[Event]:
+    """The lines of the latest sitting of a meal in scope (the stretch within its hours that shows it most), or []."""
     for lo, hi in reversed(hours_of_days(asked.scope, HOURS[name])):
         lines = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 2000)
                  if lo <= e.start_ms < hi and e.modality not in _READ and score(e) > 0]
         if lines:
-            sitting = max(visits.stretches(lines, SITTING_MS), key=lambda group: sum(score(e) for e in group))
-            best = max(sitting, key=lambda e: (score(e), e.start_ms))
-            break
-    if best is None:
-        return nothing(matcher, "meal", plan.action, asked.stamp)
-    when = asked.stamp(best.start_ms, best.source_id)
-    return Finding("meal", f"You had your {name} {when}: {best.content}.", (best,), f"{name}: {when}: {best.content}")
+            return max(visits.stretches(lines, SITTING_MS), key=lambda group: sum(score(e) for e in group))
+    return []

@@ -47,6 +47,9 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     after (before) answers."""
     found = matcher.matches(phrase, verb_first=False)
     seen = staying.seen_stay(asked, found, phrase) if found else None
+    if visits.bare(words(phrase)) in visits.WORK:  # 'after work': the stay at work, not 'the work fleece'
+        worked = visits.visits(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        seen = ([worked[-1].begin], worked[-1].end) if worked else seen
     if (seen is None or seen[1] is None) and relation == "after" and found:
         seen = _enclosing(asked, occurrences(found)[-1])
     if seen is None or seen[1] is None:

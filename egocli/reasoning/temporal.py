@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, kinds, staying, terms, visits, voice
+from egocli.reasoning import actions, kinds, placekinds, staying, terms, visits, voice
 from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan, tidy  # noqa: F401 (Finding, tidy: callers import them from here)
@@ -225,8 +225,8 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How many times did I X?': its occurrences ('how many appointments': the visits to places of that kind)."""
     matcher, found = _found(asked, plan.action)
-    if places := visits.of_kind(plan.action):
-        groups = visits.kind_visits(places, lambda place: matcher.matches(place, verb_first=False))
+    if places := placekinds.of_kind(plan.action):
+        groups = placekinds.kind_visits(places, lambda place: matcher.matches(place, verb_first=False))
     else:
         groups = visits.closed(_times(matcher, found, plan.action)) if found else []
     if not groups:

@@ -113,7 +113,8 @@ def bare(tokens: list[str]) -> list[str]:
     return tokens
 
 
-def _home_word(text: str) -> bool:
+def home_word(text: str) -> bool:
+    """Whether a line names home (not on the way home: 'walking home' names no home reached or left)."""
     return bool(_HOME.search(_HOMEWARD.sub(" ", text.lower())))
 
 
@@ -129,11 +130,11 @@ def leaves(ev: Event) -> bool:
 
 
 def home_arrival(ev: Event) -> bool:
-    return ev.modality == "visual" and arrives(ev) and _home_word(ev.content)
+    return ev.modality == "visual" and arrives(ev) and home_word(ev.content)
 
 
 def _home_departure(ev: Event) -> bool:
-    return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and _home_word(ev.content)
+    return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and home_word(ev.content)
 
 
 def _moving(ev: Event) -> str:
@@ -150,7 +151,7 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     """The visits to a place in the question's scope, in time order ('work' names none: its stays at work). A
     person's place ('Mrs Okafor's') is being where they speak; mentions with no departure seen between them are
     one visit however far apart (the hospital entrance at 10:04, its coffee shop at 11:41)."""
-    if bare(words(place)) in _WORK and (worked := workplace.stays(asked, _moving)):
+    if bare(words(place)) in WORK and (worked := workplace.stays(asked, _moving)):
         return [Visit(begin, end) for begin, end in worked]
     who = set(words(place))
     mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")
@@ -167,7 +168,7 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     return sorted(out.values(), key=lambda v: v.begin.start_ms)
 
 
-_WORK = [words(w) for w in _LEX["work_names"]]
+WORK = [words(w) for w in _LEX["work_names"]]
 """What a question calls the wearer's work ('the office')."""
 JOIN_MS = 4 * 3_600_000
 """Stretches of a place's mentions this close with no departure between are one visit."""
@@ -306,18 +307,6 @@ def last_closed(seen: list[Visit]) -> Visit | None:
     return closed[-1] if closed else None
 
 
-def of_kind(phrase: str) -> tuple[str, ...]:
-    """The places a phrase's kind-of-place noun takes in ('have appointments': doctor, dentist, ...), else ()."""
-    return next((_PLACES[t] for t in terms.terms(phrase) if t in _PLACES), ())
-
-
-def kind_visits(places: tuple[str, ...], find: Find) -> list[list[Event]]:
-    """The visits to any of the places, one a stretch of their mentions in which one of them was seen (a frame
-    or a sign read: being there, not the call that booked it)."""
-    mentions = sorted({e.id: e for place in places for e in find(place)}.values(), key=lambda e: (e.start_ms, e.id))
-    return [g for g in stretches(mentions) if any(e.modality in ("visual", "text") for e in g)]
-
-
 def stretches(mentions: list[Event], gap_ms: int = MENTION_GAP_MS) -> list[list[Event]]:
     """Mentions in time order cut where gap_ms passes without one."""
     groups: list[list[Event]] = []
@@ -327,29 +316,6 @@ def stretches(mentions: list[Event], gap_ms: int = MENTION_GAP_MS) -> list[list[
         else:
             groups.append([ev])
     return groups
-
-
-_PLACES = {terms.terms(kind)[0]: tuple(p.replace("_", " ") for p in places.split())
-           for kind, places in lexicon().kinds["places"].items()}
-"""A kind of place (stemmed) -> the places it takes in."""
-
-
-_KINDS_SEEN = sorted({p for places in _PLACES.values() for p in places}, key=len, reverse=True)
-
-
-def kind_seen(ev: Event) -> str:
-    """The kind of place a frame shows one at, named in its first phrase ('a pharmacy counter, white paper bags':
-    pharmacy; 'Tennyson Road Post Office, a queue': post office), else ''; a frame at home names none ('home,
-    carrying the pharmacy bag in')."""
-    first = terms.clauses(ev.content.lower())[0].split(",")[0]
-    said = words(first)
-    if not said or _home_word(first) or leaves(ev):  # 'walking out of the clinic door': no place reached
-        return ""
-    return next((p for p in _KINDS_SEEN if _has(said, words(p))), "")
-
-
-def _has(said: list[str], phrase: list[str]) -> bool:
-    return any(said[i:i + len(phrase)] == phrase for i in range(len(said) - len(phrase) + 1))
 
 
 def closed(occasions: list[list[Event]]) -> list[list[Event]]:

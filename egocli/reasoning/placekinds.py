@@ -1,0 +1,45 @@
+"""Kinds of place: a noun that takes in several places ('how many appointments did I have?': the doctor's, the
+dentist's, the physio...; [kinds.places] in the lexicon), their visits, and the kind of place a frame shows one at
+('a pharmacy counter, white paper bags': the pharmacy)."""
+
+from __future__ import annotations
+
+from egocli.core.lexicon import lexicon, words
+from egocli.reasoning import terms
+from egocli.reasoning.visits import Find, home_word, leaves, stretches
+from egocli.store import Event
+
+
+def of_kind(phrase: str) -> tuple[str, ...]:
+    """The places a phrase's kind-of-place noun takes in ('have appointments': doctor, dentist, ...), else ()."""
+    return next((_PLACES[t] for t in terms.terms(phrase) if t in _PLACES), ())
+
+
+def kind_visits(places: tuple[str, ...], find: Find) -> list[list[Event]]:
+    """The visits to any of the places, one a stretch of their mentions in which one of them was seen (a frame
+    or a sign read: being there, not the call that booked it)."""
+    mentions = sorted({e.id: e for place in places for e in find(place)}.values(), key=lambda e: (e.start_ms, e.id))
+    return [g for g in stretches(mentions) if any(e.modality in ("visual", "text") for e in g)]
+
+
+_PLACES = {terms.terms(kind)[0]: tuple(p.replace("_", " ") for p in places.split())
+           for kind, places in lexicon().kinds["places"].items()}
+"""A kind of place (stemmed) -> the places it takes in."""
+
+
+_KINDS_SEEN = sorted({p for places in _PLACES.values() for p in places}, key=len, reverse=True)
+
+
+def kind_seen(ev: Event) -> str:
+    """The kind of place a frame shows one at, named in its first phrase ('a pharmacy counter, white paper bags':
+    pharmacy; 'Tennyson Road Post Office, a queue': post office), else ''; a frame at home names none ('home,
+    carrying the pharmacy bag in')."""
+    first = terms.clauses(ev.content.lower())[0].split(",")[0]
+    said = words(first)
+    if not said or home_word(first) or leaves(ev):  # 'walking out of the clinic door': no place reached
+        return ""
+    return next((p for p in _KINDS_SEEN if _has(said, words(p))), "")
+
+
+def _has(said: list[str], phrase: list[str]) -> bool:
+    return any(said[i:i + len(phrase)] == phrase for i in range(len(said) - len(phrase) + 1))
