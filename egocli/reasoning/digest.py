@@ -77,11 +77,12 @@ def span_of(asked: Asked) -> tuple[int, int, str]:
     return to_ms(midnight), at_ms + 1, "today"
 
 
-def salient(events: list[Event], count: int = SHOWN, acts: bool = False) -> list[Event]:
+def salient(events: list[Event], count: int = SHOWN, acts: bool = False, buying: bool = False) -> list[Event]:
     """Up to `count` events that tell a span, chosen one by one: each time the event that says most (its modality's
     weight, its words not yet told, who and where; with `acts`, what it says was done) for how far it lies from
     those already chosen (a stretch of the span each: the whole of the span is told, and a longer digest keeps a
-    shorter one's events); scenery seen again and again is left out."""
+    shorter one's events); with `buying`, a line naming money or a quantity of something ('two boxes of oranges')
+    says most; scenery seen again and again is left out."""
     told = [e for e in events if e.modality not in _UNTOLD and e.content.strip()]
     if not told:
         return []
@@ -99,26 +100,36 @@ def salient(events: list[Event], count: int = SHOWN, acts: bool = False) -> list
     while len(picked) < count:
         def worth(ev: Event) -> float:
             near = min((abs(ev.start_ms - p.start_ms) for p in picked), default=share)
-            return _says(ev, words, seen, acts) * min(1.0, near / share)
+            return _says(ev, words, seen, acts, buying) * min(1.0, near / share)
         best = max((e for e in pool if e not in picked), key=worth)
         picked.append(best)
         words |= set(terms.terms(best.content))
     return sorted(picked, key=lambda e: (e.start_ms, e.id))
 
 
-def _says(ev: Event, known: set[str], seen: dict[str, int], acts: bool = False) -> float:
+BOUGHT = 3.0
+"""How much more a line naming money or a quantity says of what was bought than any other line."""
+_QUANTITY = re.compile(r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a dozen|half a)"
+                       r"(?: \w+)? of\b|\bx\s?\d+\b|\b\d+\s?(?:kg|g|ml|l)\b", re.I)
+"""A quantity of something ('two boxes of oranges', 'a bunch of coriander', 'chickpeas x2', '1kg')."""
+
+
+def _says(ev: Event, known: set[str], seen: dict[str, int], acts: bool = False, buying: bool = False) -> float:
     own = set(terms.terms(ev.content))
     fresh = len(own - known)
     repeated = seen.get(ev.content.strip().lower(), 1)
     named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
     done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS) if acts else 0  # done, not seen or said
     ambient = AMBIENT if ev.content.lstrip().startswith("(") else 1.0  # '(tannoy) ...', '(background) ...'
+    if buying and (amounts(ev.content) or _QUANTITY.search(ev.content)):
+        ambient *= BOUGHT
     return ambient * _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
         / repeated
 
 
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:
-    """What a span held: its salient events in time order, and its summaries when built."""
+    """What a span held: its salient events in time order, and its summaries when built; with relation 'bought'
+    ('what did I buy at the market?'), what was bought there first."""
     lo, hi, label = span_of(asked)
     if plan.action and plan.relation in ("after", "before"):  # 'what have I done since lunch?': from its end on
         anchor = occasion(asked, plan.action, lo, hi)
@@ -136,14 +147,14 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
         label = f"{label} at {plan.action}" if label != "today" else f"at {plan.action}"
     events = [e for e in store_windows.overlapping(asked.store, lo, hi, None, MAX_EVENTS) if e.start_ms <= hi]
     count = min(MOST_SHOWN, max(SHOWN, round((hi - lo) / 3_600_000 * PER_HOUR)))
-    shown = salient(events, count, acts=True)  # 'what did I do': what was done counts; the diary keeps what was said
+    shown = salient(events, count, acts=True, buying=plan.relation == "bought")  # what was done counts
     if not shown:
         return Finding("digest", f"Nothing recorded {label}.", (), f"nothing recorded {label}")
     lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {_cut(e.content)}" for e in shown)
     summaries = [s.text.strip() for s in sql.get_summaries(asked.store, "hour", lo, hi)
                  if s.text.strip() and not s.text.startswith("mostly: ")]  # scenery-only hours tell nothing
     gist = f" In short: {' '.join(summaries[:3])}" if summaries else ""
-    went = [] if plan.action and not plan.relation else places(events)
+    went = [] if plan.action and plan.relation in ("", "bought") else places(events)
     where = "where you were: " + "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}, {name}" for e, name in went) + \
         ". What stood out: " if len(went) > 1 else ""
     cited = tuple({e.id: e for e in [*shown, *(e for e, _ in went)]}.values())
@@ -279,10 +290,28 @@ def stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | Non
     seen = staying.seen_stay(asked, found, place)
     if seen is not None:
         stay, end = seen
-        return stay[0].start_ms, end.end_ms if end is not None else max(e.end_ms for e in stay) + 60_000
+        return stay[0].start_ms, end.end_ms if end is not None else _next_place(asked, stay[0], stay[-1].end_ms)
     day = local(found[-1].start_ms).date()
     same = [e for e in found if local(e.start_ms).date() == day]
     return same[0].start_ms, max(e.end_ms for e in same) + 60_000
+
+
+STAY_MS = 45 * 60_000
+"""How long a stay seen once with no end seen is taken to last at most (a market's A-board, then its stalls)."""
+
+
+def _next_place(asked: Asked, begin: Event, after_ms: int) -> int:
+    """When a stay seen with no departure ended: at the first other place seen within STAY_MS (a sign, an arrival,
+    a frame opening with a place's name, getting home), else STAY_MS after its last moment."""
+    later = store_windows.overlapping(asked.store, after_ms + 1, min(after_ms + STAY_MS, asked.scope.at_ms + 1), None, 2000)
+    own = {w for n in visits.names(begin.content) for w in words(n)}
+    for ev in later:
+        if ev.start_ms > after_ms and ev.id != begin.id and (
+                (visits.signed(ev) and not own & set(words(ev.content))) or
+                (ev.modality == "visual" and (visits.arrives(ev) or opens_with_place(ev) or
+                                              outings.scene(ev) == "home"))):
+            return ev.start_ms
+    return min(after_ms + STAY_MS, asked.scope.at_ms + 1)
 
 
 def occasion(asked: Asked, phrase: str, lo: int, hi: int) -> tuple[int, int] | None:

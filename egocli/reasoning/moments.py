@@ -130,12 +130,12 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
                           for e in shown)
         more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
         return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
-    listed = _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
     said = plan.action.split()
-    if listed is None and not plan.relation and len(said) > 2 and said[1] in ("at", "from") and \
-            said[0] in _GETTING:
-        return digest.digest(asked, QuestionPlan("digest", " ".join(said[2:])))  # 'buy at the market': the stay told
-    return listed
+    if not plan.relation and len(said) > 2 and said[1] in ("at", "from") and said[0] in _GETTING:
+        bought = digest.digest(asked, QuestionPlan("digest", " ".join(said[2:]), relation="bought"))
+        if bought.answered:  # 'buy at the market': the stay told, what was bought first
+            return bought
+    return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
 
 
 def _with_caller(asked: Asked, ev: Event) -> str:

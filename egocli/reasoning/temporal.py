@@ -98,7 +98,8 @@ class Matcher:
         plain = terms.recall(heavy, own)
         if plain and _QUOTED.search(ev.content) and not terms.recall(heavy, set(terms.terms(_QUOTED.sub(" ", ev.content)))):
             return 1  # named only inside a quotation ('a message: "lunch at ours on Sunday"'): a mention, not the act
-        if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text):
+        if plain and ev.modality in ("speech", "text") and _PLAN_DAY.search(ev.content) and not _PLAN_DAY.search(q.text) \
+                and not visits.signed(ev):  # a sign's days are its opening hours ('every Saturday 11-4'), no plan
             # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
@@ -244,6 +245,11 @@ def spent(asked: Asked, plan: QuestionPlan) -> Finding:
     return _duration(asked, plan.action, verb_first=True, spent=True)
 
 
+MOMENT_MS = 10 * 60_000
+"""Mentions of a stay with no departure seen, all within this long, are a moment of it ('Driver: St Cuthbert's,
+there you go' and its sign read four minutes later say nothing of how long one stayed)."""
+
+
 def stay(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How long was the plumber here?': a thing named, not an act ('how long did cooking take' is one)."""
     return _duration(asked, plan.action, verb_first=terms.gerund(plan.action.split()[0]), spent=False)
@@ -263,8 +269,8 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         if (visit := visits.last_closed(stays)) is not None and visit.end is not None:  # arriving to leaving
             return _took([[visit.begin, replace(visit.end, end_ms=visit.end.start_ms)]], phrase, asked.stamp)
         groups = occurrences(found, STAY_GAP_MS)
-        if len(groups[-1]) == 1:  # one moment of a stay says when it went on, not for how long
-            return staying.one_moment(asked, groups[-1][0], phrase, stays, found)
+        if groups[-1][-1].start_ms - groups[-1][0].start_ms < MOMENT_MS:  # a moment of a stay (or two, minutes
+            return staying.one_moment(asked, groups[-1][-1], phrase, stays, found)  # apart) says when, not how long
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

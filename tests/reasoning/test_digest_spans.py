@@ -59,3 +59,24 @@ def test_a_frame_opening_with_a_name_names_the_place():
     assert digest.opens_with_place(_frame("the Co-op on Carr Lane, a basket with milk")) == "Co-op"
     assert digest.opens_with_place(_frame("Market Street, a pedestrian precinct")) == ""  # a street, no place
     assert digest.opens_with_place(_frame("Ellie at the kitchen table in her dressing gown")) == ""
+
+
+MARKET = [
+    ("2027-01-16T12:44", "text", "A-board — Chorlton Makers & Food Market — every Saturday 11-4 — cash & card"),
+    ("2027-01-16T12:46", "visual", "strings of bunting flapping between the stalls"),
+    ("2027-01-16T12:47", "visual", "a woman with a pram squeezing between the stalls"),
+    ("2027-01-16T12:48", "visual", "a veg stall, a man in fingerless gloves weighing spinach into a paper bag"),
+    ("2027-01-16T12:49", "speech", "Stallholder: Spinach, onions, tomatoes, bunch of coriander... four pound sixty."),
+    ("2027-01-16T12:51", "visual", "a stall of knitted hats and scarves in bright colours"),
+    ("2027-01-16T12:53", "text", "label — Fig & Black Pepper — hand-poured soy candle — £16"),
+    ("2027-01-16T12:57", "visual", "strings of bunting flapping between the stalls"),
+    ("2027-01-16T13:03", "speech", "Samosa lady: Two vegetable, three pounds. Chutney's on me."),
+    ("2027-01-16T13:05", "visual", "a man with a dog on a lead looking at the cheese"),
+]
+
+
+def test_what_was_bought_at_a_place_is_told_from_its_stay_money_and_quantities_first(tmp_path):
+    """The A-board names the market (its 'every Saturday' is opening hours, no plan); the stay runs on after it
+    with no departure seen; the lines naming money or a quantity are what was bought."""
+    answer = said(day_log(tmp_path / "m.db", MARKET), "what did i get at the market", parse_time_ms("2027-01-16T18:00"))
+    assert "Spinach" in answer and "candle" in answer and "Samosa" in answer, answer

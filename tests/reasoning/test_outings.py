@@ -117,3 +117,14 @@ def test_a_visit_goes_on_between_mentions_with_no_departure_between(tmp_path):
 def test_a_persons_place_is_where_they_speak(tmp_path):
     answer = said(day_log(tmp_path / "o.db", HOSPITAL), "what time did I get to Mrs Okafor's?", AT)
     assert "14:0" in answer, answer
+
+
+def test_two_mentions_minutes_apart_are_a_moment_of_a_stay_not_its_length(tmp_path):
+    """The driver's 'St Cuthbert's, there you go' and the sign read four minutes later say when, not how long."""
+    log = day_log(tmp_path / "s.db", [
+        ("2026-12-03T13:49", "speech", "Driver: St Cuthbert's, there you go."),
+        ("2026-12-03T13:53", "text", "sign — St Cuthbert's Community Centre — Thursday Low Vision Group 2-4pm"),
+        ("2026-12-03T14:30", "visual", "a hall with a circle of chairs"),
+    ])
+    answer = said(log, "how long was i at st cuthberts", AT)
+    assert not answer.startswith("4 min"), answer
