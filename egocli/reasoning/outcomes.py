@@ -10,7 +10,7 @@ import re
 
 from egocli.core.lexicon import any_of
 from egocli.core.timeutil import local
-from egocli.reasoning import staying, terms
+from egocli.reasoning import digest, staying, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher
 from egocli.reasoning.visits import stretches
@@ -60,7 +60,7 @@ def _names_all(heavy: list[str], ev: Event) -> bool:
 def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """'How did the MOT go?': the result line of the occasion's latest stretch of mentions (see the module's
     docstring); None when nothing names it or no line tells a result: the context is read as for any open question,
-    its closest line said as such, never as the result."""
+    its closest line said as such, never as the result; with no result line, what was said then, said as that."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = _mentions(matcher, plan.action)
     if not found:
@@ -73,8 +73,24 @@ def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
     around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 4000) if lo <= e.start_ms < hi]
     told = [e for e in around if _tells(e, e.id in named)]
     if not told:
-        return None
+        return _what_was_said(asked, plan.action, around)
     best = max(told, key=lambda e: (e.id in named, e.start_ms))
     when = asked.stamp(best.start_ms, best.source_id)
     return Finding("outcome", f"{when}: {best.content.rstrip(' .')}.", (best,),
                    f"{plan.action}: how it turned out, at {when}: {best.content}")
+
+
+SAID_SHOWN = 5
+"""Lines said (or noted) during an occasion an answer without a result line gives."""
+
+
+def _what_was_said(asked: Asked, occasion: str, around: list[Event]) -> Finding | None:
+    """No line tells a result ('how did Lorraine get on at the hospital?'): what was said or written while it went on
+    (not sounds heard around), the most telling lines, said as that and not as the result; None when nothing was."""
+    said = [e for e in around if e.modality in ("speech", "note") and not e.content.lstrip().startswith("(")]
+    shown = digest.salient(said, SAID_SHOWN)
+    if not shown:
+        return None
+    lines = "; ".join(f"{asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')}" for e in shown)
+    return Finding("outcome", f"I can't see a result as such; what was said at the {occasion}: {lines}.", tuple(shown),
+                   f"{occasion}: no result line; said or written then: {lines}", False)

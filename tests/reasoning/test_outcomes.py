@@ -44,3 +44,20 @@ def test_no_result_line_is_no_result(tmp_path):
     store = day_log(tmp_path / "day.db", NIGHT[3:6])
     answer = said(store, "who won the quiz", AT)
     assert "winners" not in answer and not answer.startswith("Yesterday at 19:18: chalkboard"), answer
+
+
+def test_with_no_result_line_what_was_said_there_is_told_as_that(tmp_path):
+    """'How did Lorraine get on at the hospital?': no line says a result; the consultant's words and the note made
+    there are told, opened as no result ('I can't see a result as such'), not the till receipt nor the tannoy."""
+    log = day_log(tmp_path / "h.db", [
+        ("2026-12-14T10:05", "visual", "hospital main entrance, glass doors sliding open"),
+        ("2026-12-14T10:07", "text", "sign - Calderford Royal Infirmary - Neurology Outpatients"),
+        ("2026-12-14T10:30", "speech", "(tannoy) could the owner of a silver estate please return to their vehicle"),
+        ("2026-12-14T10:46", "speech", "Dr Gupta: I'd like to increase the baclofen to fifteen milligrams."),
+        ("2026-12-14T11:04", "note", "Lorraine baclofen up to 15mg - wheelchair services to ring re cushion"),
+        ("2026-12-14T11:11", "text", "till - Infirmary Cafe - tea 1.80 - TOTAL 1.80 - card"),
+        ("2026-12-14T11:20", "text", "sign - Calderford Royal Infirmary - Way Out"),
+    ])
+    answer = said(log, "how did lorraine get on at the hospital", AT)
+    assert answer.startswith("I can't see a result as such") and "baclofen" in answer and "cushion" in answer, answer
+    assert "tannoy" not in answer and "till" not in answer, answer
