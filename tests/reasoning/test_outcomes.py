@@ -55,6 +55,7 @@ def test_with_no_result_line_what_was_said_there_is_told_as_that(tmp_path):
         ("2026-12-14T10:30", "speech", "(tannoy) could the owner of a silver estate please return to their vehicle"),
         ("2026-12-14T10:46", "speech", "Dr Gupta: I'd like to increase the baclofen to fifteen milligrams."),
         ("2026-12-14T11:04", "note", "Lorraine baclofen up to 15mg - wheelchair services to ring re cushion"),
+        ("2026-12-14T11:10", "visual", "hospital cafe, a tray with a pot of tea"),
         ("2026-12-14T11:11", "text", "till - Infirmary Cafe - tea 1.80 - TOTAL 1.80 - card"),
         ("2026-12-14T11:20", "text", "sign - Calderford Royal Infirmary - Way Out"),
     ])
