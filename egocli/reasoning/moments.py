@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, digest, guests, kinds, terms, visits
+from egocli.reasoning import actions, digest, guests, kinds, settled, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -79,6 +79,8 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
         return _yes("Yes", plan.action, [[e] for e in sent], _within(asked.scope), asked.stamp)
     if came := guests.arrival(asked, plan.action):  # 'did the plumber come?': a visit of his seen
         return _yes("Yes", plan.action, [came], _within(asked.scope), asked.stamp)
+    if (result := settled.settled(asked, plan.action)) is not None:  # 'did the van pass its MOT?': its result line
+        return result
     return _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
 
 

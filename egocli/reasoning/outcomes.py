@@ -65,12 +65,7 @@ def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
     found = _mentions(matcher, plan.action)
     if not found:
         return None  # the context read as for any open question: the closest line, said as such
-    stretch = stretches(found, STRETCH_MS)[-1]
-    left = staying.moved_on(asked, stretch[0], stretch[-1].start_ms)  # the occasion over: on the move, elsewhere
-    end = left.start_ms + 1 if left is not None else stretch[-1].start_ms + AFTER_MS
-    lo, hi = stretch[0].start_ms - BEFORE_MS, min(end, asked.scope.at_ms + 1)
-    named = {e.id for e in found}
-    around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 4000) if lo <= e.start_ms < hi]
+    named, around = _occasion(asked, found)
     told = [e for e in around if _tells(e, e.id in named)]
     if not told:
         return _what_was_said(asked, plan.action, around)
@@ -78,6 +73,27 @@ def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
     when = asked.stamp(best.start_ms, best.source_id)
     return Finding("outcome", f"{when}: {best.content.rstrip(' .')}.", (best,),
                    f"{plan.action}: how it turned out, at {when}: {best.content}")
+
+
+def _occasion(asked: Asked, found: list[Event]) -> tuple[set[int], list[Event]]:
+    """(the ids of the lines naming it, the lines said or read while it went on): its latest stretch of mentions,
+    from a little before to when one was seen moving on (else a while after its last mention)."""
+    stretch = stretches(found, STRETCH_MS)[-1]
+    left = staying.moved_on(asked, stretch[0], stretch[-1].start_ms)  # the occasion over: on the move, elsewhere
+    end = left.start_ms + 1 if left is not None else stretch[-1].start_ms + AFTER_MS
+    lo, hi = stretch[0].start_ms - BEFORE_MS, min(end, asked.scope.at_ms + 1)
+    around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 4000) if lo <= e.start_ms < hi]
+    return {e.id for e in found}, around
+
+
+def result_lines(asked: Asked, matcher: Matcher, occasion: str) -> list[Event]:
+    """The lines telling a result while the occasion's latest stretch went on, in time order ([] when nothing names
+    it)."""
+    found = _mentions(matcher, occasion)
+    if not found:
+        return []
+    named, around = _occasion(asked, found)
+    return [e for e in around if _tells(e, e.id in named)]
 
 
 SAID_SHOWN = 5

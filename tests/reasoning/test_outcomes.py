@@ -62,3 +62,25 @@ def test_with_no_result_line_what_was_said_there_is_told_as_that(tmp_path):
     answer = said(log, "how did lorraine get on at the hospital", AT)
     assert answer.startswith("I can't see a result as such") and "baclofen" in answer and "cushion" in answer, answer
     assert "tannoy" not in answer and "till" not in answer, answer
+
+
+GAMES = [
+    ("2026-12-14T13:00", "text", "MOT test certificate - Ford Transit - PASS - advisory: front tyres"),
+    ("2026-12-14T17:30", "text", "TV graphic - MAN UTD v ASTON VILLA - kick-off 5.30pm"),
+    ("2026-12-14T17:54", "speech", "(TV commentator) And it's Villa who lead!"),
+    ("2026-12-14T19:24", "text", "TV score - FULL-TIME - MAN UTD 1-2 ASTON VILLA"),
+    ("2026-12-14T20:00", "visual", "kick-off, Ellie in the red number 7 shirt of Westfield Girls, on the left wing"),
+    ("2026-12-14T21:36", "visual", "final whistle, Westfield Girls 2, Northgate Girls 2"),
+]
+
+
+@pytest.mark.parametrize("question, opens", [
+    ("did the van pass its mot", "Yes"),
+    ("did villa win", "Yes"),  # the full-time score has Villa ahead
+    ("did man utd win", "No"),
+    ("did westfield win", "No"),  # level: nobody won
+    ("did the van fail its mot", "No"),
+])
+def test_a_yes_no_about_how_it_turned_out_is_its_result_line(tmp_path, question, opens):
+    answer = said(day_log(tmp_path / "g.db", GAMES), question, AT)
+    assert answer.startswith(f"{opens}:"), answer
