@@ -69,7 +69,7 @@ def direction(ev: Event, names: list[str], initials: frozenset[str] = frozenset(
         return "out"
     if _CUE["not_yet"].search(text) or not _CUE["giving"].search(text):
         return ""
-    who = terms.speaker(text)
+    who = terms.speaker(text) or kinds.sender(ev, "message")  # 'text — Dougie: 30 back now'
     if who and _about(who, names):  # their own words or message, handing it over
         return "in"
     if ev.modality in ("visual", "note") and not who and _about(text, names):  # the wearer's act or note

@@ -51,3 +51,16 @@ def test_a_bank_names_a_flatmate_by_initial_and_a_payment_by_what_for(tmp_path):
     assert said(store, "has niamh paid me for the electric", at).startswith("Yes")
     assert said(store, "has marcus paid me for the electric yet", at).startswith(
         "No: I can't see Marcus paying you for electric")
+
+
+def test_a_message_saying_money_back_is_its_sender_paying(tmp_path):
+    """'text — Dougie: 30 back now pal' is Dougie paying the wearer back: the message's sender, and 'back' with an
+    amount hands money over; 'back Friday' in the wearer's note with no one speaking is the wearer lending."""
+    store = day_log(tmp_path / "d.db", [
+        ("2027-03-03T05:22", "note", "lent Dougie Firth 50 cash at the wholesale - back Friday"),
+        ("2027-03-04T11:53", "text", "text — Dougie: 30 back now pal the other 20 saturday on the market. ta again"),
+    ])
+    answer = said(store, "what time did dougie's money come through", parse_time_ms("2027-03-04T20:00"))
+    assert "11:53" in answer and not answer.startswith("No"), answer
+    before = said(store, "has dougie paid me back", parse_time_ms("2027-03-04T10:00"))
+    assert before.startswith("No"), before
