@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, digest, guests, kinds, settled, terms, visits
+from egocli.reasoning import actions, digest, guests, kinds, returns, settled, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -81,6 +81,8 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
         return _yes("Yes", plan.action, [came], _within(asked.scope), asked.stamp)
     if (result := settled.settled(asked, plan.action)) is not None:  # 'did the van pass its MOT?': its result line
         return result
+    if (back := returns.returned(asked, plan.action)) is not None:  # 'did Tony bring the ladder back?'
+        return back
     return _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
 
 
