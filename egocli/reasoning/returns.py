@@ -1,5 +1,5 @@
 """Whether someone gave something back ('did Tony bring the ladder back?', 'did Callum give me my charger back?', 'has
-Dougie paid any of it back?'), computed from the lines after they had it: a line of theirs (their words, their
+Dougie paid any of it back?'), computed from the lines in scope: a line of theirs (their words, their
 message) or a frame naming them that names the thing (a word of it, or a longer word ending in it: 'stepladder') and
 says it came back ('Charger's back', 'Here, Dad, your six pound for the trip', 'Tony at the door with the
 stepladder'); a promise or a request ('I'll bring it back tomorrow') is none. Money given back needs no word of the
