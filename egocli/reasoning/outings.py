@@ -29,6 +29,8 @@ _FROM_OUTSIDE = cue(_LEX["from_outside"])
 _TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
 _ARRIVE = cue(lexicon().visits["arrive"])
 _HOME = cue(lexicon().visits["home"])
+_PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].values() for p in places.split()))
+"""Kinds of place one goes to ([kinds.places]: the pharmacy, the cobbler, the dentist)."""
 _LEADING = frozenset({"the", "a", "an", "my", "our", "in", "at", "inside", "back", "into"})
 REACH_MS = 30 * 60_000
 """How far apart a frame at home and a frame out may be for the one to follow the other."""
@@ -56,6 +58,8 @@ def scene(ev: Event) -> str:
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
     if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or _TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
+    if _PLACES.search(first):
+        return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home
     return ""
 
 

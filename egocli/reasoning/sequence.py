@@ -50,6 +50,10 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     if visits.bare(words(phrase)) in visits.WORK:  # 'after work': the stay at work, not 'the work fleece'
         worked = visits.visits(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([worked[-1].begin], worked[-1].end) if worked else seen
+    elif (move := visits.move(phrase)) is not None and not move.place:  # 'before going home': getting home
+        moved = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        seen = ([moved[-1]], moved[-1]) if moved else seen
+        phrase = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase
     if (seen is None or seen[1] is None) and relation == "after" and found:
         seen = _enclosing(asked, occurrences(found)[-1])
     if seen is None or seen[1] is None:
@@ -142,6 +146,11 @@ def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
     return kept or events
 
 
+def _heard(ev: Event) -> bool:
+    """Whether a line is a sound heard around ('(radio) traffic update', '(background) mind your backs'): nothing done."""
+    return ev.modality == "speech" and ev.content.lstrip().startswith("(")
+
+
 _SEEN = ("visual", "text")
 """Modalities of what the camera sees (scenery may repeat in them), unlike what is said or noted."""
 _DAY_AROUND_MS = 6 * 3_600_000
@@ -160,13 +169,13 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
         about -= matcher.bare - {e.id for e in group}  # later mentions of X may be what came next
         said = set().union(*(matcher.pool.terms_of(e) for e in group))
         near = store_windows.overlapping(store, end, end + 3_600_000, group[0].source_id, 60)
-        near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about
+        near = [e for e in near if e.start_ms >= group[-1].start_ms and e.id not in about and not _heard(e)
                 and e.start_ms <= matcher.scope.at_ms and not _restates(matcher.pool.terms_of(e), said, e, end)]
         other = next(iter(_unscenic(near, store, end)), None)
     else:
         start = group[0].start_ms
         near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
-        near = [e for e in near if e.start_ms < start and e.id not in about]
+        near = [e for e in near if e.start_ms < start and e.id not in about and not _heard(e)]
         other = next(reversed(_unscenic(near, store, start)), None)
     anchor = group[-1] if relation == "after" else group[0]
     if other is None:

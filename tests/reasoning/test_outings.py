@@ -128,3 +128,24 @@ def test_two_mentions_minutes_apart_are_a_moment_of_a_stay_not_its_length(tmp_pa
     ])
     answer = said(log, "how long was i at st cuthberts", AT)
     assert not answer.startswith("4 min"), answer
+
+
+EVENING = [
+    ("2026-11-23T17:32", "visual", "unplugging the laptop, closing the bag"),
+    ("2026-11-23T17:45", "visual", "Exchange Square tram stop, a crowd under the shelter"),
+    ("2026-11-23T17:48", "visual", "boarding tram 4 towards Elm Park"),
+    ("2026-11-23T18:05", "text", "Cobbler & Keys — key cutting while you wait"),
+    ("2026-11-23T18:08", "visual", "inside a small cobbler's shop, a man cutting a brass key"),
+    ("2026-11-23T18:13", "visual", "paying at the cobbler's, receiving a new brass spare key"),
+    ("2026-11-23T18:25", "visual", "a delivery van with hazard lights on"),
+    ("2026-11-23T18:40", "visual", "kitchen, pasta boiling on the hob"),
+]
+
+
+@pytest.mark.parametrize("question", ["what did I do before going home on Monday evening",
+                                      "Before I got home on Monday evening, what did I do?"])
+def test_before_going_home_is_the_last_place_before_getting_home(tmp_path, question):
+    """At the cobbler's is out (a kind of place one goes to), the kitchen at 18:40 is getting home; before it, the
+    cobbler's."""
+    answer = said(day_log(tmp_path / "e.db", EVENING), question, parse_time_ms("2026-11-23T22:00"))
+    assert answer.startswith("Before getting home") and "18:40" in answer and "cobbler" in answer, answer
