@@ -28,7 +28,7 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     place, else the event right after (before) X."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     relation = plan.relation or "after"
-    return _next_place(asked, matcher, relation, plan.action) or \
+    return _next_place(asked, matcher, relation, plan.action, "where" in terms.words(asked.question)) or \
         _next(asked.store, matcher, (relation, plan.action), asked.stamp)
 
 
@@ -39,12 +39,12 @@ PLACES_SHOWN = 2
 """Places an answer names after a stay ('the tyre place, then the chemist')."""
 
 
-def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
+def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, where: bool = False) -> Finding | None:
     """'What did I do straight after physio?', 'where did I go after the pharmacy?', 'what was I doing before I went
     to the surgery?': when the phrase names a stay at a place, seen there or its sign read, that was seen to end
     (staying.seen_stay), the places reached within NEXT_PLACE_MS after it left (or the
-    last one left before it began); None when it names no such stay or no other place is seen: the event right
-    after (before) answers."""
+    last one left before it began; asked 'where', a place seen between its last moment and the end seen counts); None
+    when it names no such stay or no other place is seen: the event right after (before) answers."""
     found = matcher.matches(phrase, verb_first=False)
     seen = staying.seen_stay(asked, found, phrase) if found else None
     if visits.bare(words(phrase)) in visits.WORK:  # 'after work': the stay at work, not 'the work fleece'
@@ -62,7 +62,8 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     begin = stay[0]
     own = {name.lower() for _, name in digest.places(stay)}  # the stay's own place is no other
     if relation == "after":
-        lo, hi = end.start_ms, min(end.start_ms + NEXT_PLACE_MS, asked.scope.at_ms + 1)
+        lo = min(end.start_ms, stay[-1].start_ms + 1) if where else end.start_ms  # 'where did I go after': a place
+        hi = min(lo + NEXT_PLACE_MS, asked.scope.at_ms + 1)  # seen before the end seen was gone to after the stay
     else:
         lo, hi = begin.start_ms - NEXT_PLACE_MS, begin.start_ms
     around = [e for e in store_windows.overlapping(asked.store, lo, hi, None, 2000) if lo <= e.start_ms < hi]
@@ -72,11 +73,12 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> F
     if not went:
         return None
     went = went[:PLACES_SHOWN] if relation == "after" else went[-1:]
-    anchor = end if relation == "after" else begin
+    anchor = (end if went[0][0].start_ms >= end.start_ms else stay[-1]) if relation == "after" else begin
     said = "; then ".join(f"{name} ({asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')})"
                           for e, name in went)
     was = asked.stamp(anchor.start_ms, anchor.source_id)
-    head = f"After {phrase} (you left {was})" if relation == "after" else f"Before {phrase} (you got there {was})"
+    left = "you left" if anchor is end else "last seen there"
+    head = f"After {phrase} ({left} {was})" if relation == "after" else f"Before {phrase} (you got there {was})"
     verb = "you went to" if relation == "after" else "you were at"
     return Finding("next", f"{head}, {verb} {said}.", (went[0][0], anchor, *(e for e, _ in went[1:])),
                    f"{phrase}: {'left' if relation == 'after' else 'reached'} at {was}; {relation} it, the places "

@@ -149,3 +149,23 @@ def test_before_going_home_is_the_last_place_before_getting_home(tmp_path, quest
     cobbler's."""
     answer = said(day_log(tmp_path / "e.db", EVENING), question, parse_time_ms("2026-11-23T22:00"))
     assert answer.startswith("Before getting home") and "18:40" in answer and "cobbler" in answer, answer
+
+
+SURGERY = [
+    ("2026-11-24T07:37", "note", "GP Dr Okafor today 17:40, Riverside Surgery"),
+    ("2026-11-24T17:30", "visual", "walking to the GP's at Riverside Surgery, hood up"),
+    ("2026-11-24T17:36", "text", "Riverside Surgery — please check in at the screen"),
+    ("2026-11-24T17:44", "visual", "consulting room, the GP looking into the right ear with an otoscope"),
+    ("2026-11-24T17:48", "speech", "Dr Okafor: take them with food and finish the whole course"),
+    ("2026-11-24T18:14", "visual", "handing the green prescription over the pharmacy counter"),
+    ("2026-11-24T18:19", "speech", "pharmacist: here's your amoxicillin, fifteen capsules"),
+    ("2026-11-24T18:40", "visual", "sitting upstairs on the number 12 bus home"),
+]
+
+
+def test_where_one_went_after_a_stay_is_a_place_seen_before_the_end_seen(tmp_path):
+    """No departure from the surgery is seen, only the bus home at 18:40; asked where, the pharmacy seen at 18:14 is
+    where one went after it."""
+    answer = said(day_log(tmp_path / "gp.db", SURGERY), "Where did I go after the GP appointment on Tuesday?",
+                  parse_time_ms("2026-11-24T22:00"))
+    assert "pharmacy" in answer and "18:14" in answer, answer
