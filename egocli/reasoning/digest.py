@@ -136,7 +136,8 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
         if anchor is None:
             return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
         lo, hi = (anchor[1], hi) if plan.relation == "after" else (lo, anchor[0])
-        label = f"{plan.relation} {plan.action}"
+        said = "since" if "since" in terms.words(asked.question) else plan.relation
+        label = f"{said} {plan.action}"
     elif plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
         if not asked.scope.windows:  # 'what happened in the budget review?': its latest time, whenever
             lo, label = -(2 ** 62), "today"
