@@ -95,36 +95,56 @@ def salient(events: list[Event], count: int = SHOWN, acts: bool = False, buying:
     if len(pool) <= count:
         return pool
     share = max((pool[-1].start_ms - pool[0].start_ms) / count, 1.0)
+    own = {e.id: set(terms.terms(e.content)) for e in pool}
+    weight = {e.id: _weight(e, seen, acts, buying) for e in pool}  # all but the words not yet told, once
     picked: list[Event] = []
-    words: set[str] = set()
+    chosen: set[int] = set()
+    told_words: set[str] = set()
     while len(picked) < count:
         def worth(ev: Event) -> float:
             near = min((abs(ev.start_ms - p.start_ms) for p in picked), default=share)
-            return _says(ev, words, seen, acts, buying) * min(1.0, near / share)
-        best = max((e for e in pool if e not in picked), key=worth)
+            fresh = len(own[ev.id] - told_words)
+            return weight[ev.id] * (1 + min(fresh, 8) / 4) * min(1.0, near / share)
+        best = max((e for e in pool if e.id not in chosen), key=worth)
         picked.append(best)
-        words |= set(terms.terms(best.content))
+        chosen.add(best.id)
+        told_words |= own[best.id]
     return sorted(picked, key=lambda e: (e.start_ms, e.id))
 
 
 BOUGHT = 3.0
 """How much more a line naming money or a quantity says of what was bought than any other line."""
-_QUANTITY = re.compile(r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|a dozen|half a)"
-                       r"(?: \w+)? of\b|\bx\s?\d+\b|\b\d+\s?(?:kg|g|ml|l)\b", re.I)
-"""A quantity of something ('two boxes of oranges', 'a bunch of coriander', 'chickpeas x2', '1kg')."""
+_COUNTS = frozenset((*lexicon().numbers, "a", "an", "dozen", "half"))
+_MEASURES = frozenset({"kg", "g", "ml", "l"})
 
 
-def _says(ev: Event, known: set[str], seen: dict[str, int], acts: bool = False, buying: bool = False) -> float:
-    own = set(terms.terms(ev.content))
-    fresh = len(own - known)
+def _quantity(text: str) -> bool:
+    """Whether a text names a quantity of something ('two boxes of oranges', 'a bunch of coriander', 'chickpeas x2',
+    '1kg'): a number word or figure with 'of' one or two words on, 'x' and a figure, a figure and a unit."""
+    said = words(text)
+    for i, w in enumerate(said):
+        nxt = said[i + 1:i + 3]
+        if (w.isdigit() or w in _COUNTS) and "of" in nxt:
+            return True
+        if (w[:1] == "x" and w[1:].isdigit()) or (w == "x" and nxt[:1] and nxt[0].isdigit()):
+            return True
+        figure = w.rstrip("abcdefghijklmnopqrstuvwxyz")
+        if (w.isdigit() and nxt[:1] and nxt[0] in _MEASURES) or (figure.isdigit() and w[len(figure):] in _MEASURES):
+            return True
+    return False
+
+
+def _weight(ev: Event, seen: dict[str, int], acts: bool = False, buying: bool = False) -> float:
+    """How much an event tells of a span before the words it shares with those already told: its modality's weight,
+    who and where it names, with `acts` what it says was done, less for a sound heard around or a text seen again;
+    with `buying`, more for money or a quantity named."""
     repeated = seen.get(ev.content.strip().lower(), 1)
     named = len(visits.names(ev.content)) + visits.moves_in(ev)  # who and where: what tells a day
     done = len(actions.verbs_of(ev.content, ev.modality) - SENSED_ACTS) if acts else 0  # done, not seen or said
     ambient = AMBIENT if ev.content.lstrip().startswith("(") else 1.0  # '(tannoy) ...', '(background) ...'
-    if buying and (amounts(ev.content) or _QUANTITY.search(ev.content)):
+    if buying and (amounts(ev.content) or _quantity(ev.content)):
         ambient *= BOUGHT
-    return ambient * _WEIGHT.get(ev.modality, 1.0) * (1 + min(fresh, 8) / 4) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) \
-        / repeated
+    return ambient * _WEIGHT.get(ev.modality, 1.0) * (1 + min(named, 2) / 2) * (1 + min(done, 2) / 2) / repeated
 
 
 def digest(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -196,19 +216,30 @@ def places(events: list[Event]) -> list[tuple[Event, str]]:
     return out[:PLACES]
 
 
-_OPENS_WITH_NAME = re.compile(r"^(?:the )?((?:[A-Z][\w'&.-]*)(?: (?:&|and|of) [A-Z][\w'.-]*| [A-Z][\w'&.-]*)*)"
-                              r"(?: (?:on|in|at|off) [A-Z][^,]*)?$")
 _STREETS = outings.cue(lexicon().outings["outdoors"] + tuple(p for ps in lexicon().travel.values() for p in ps))
+_WHERE_IT_IS = frozenset({"on", "in", "at", "off"})
+_NAME_JOINS = frozenset({"&", "and", "of"})
 
 
 def opens_with_place(ev: Event) -> str:
     """The name a frame opens with when its first phrase is only a name, perhaps with where it is ('Tyre Depot on
     Mill Road, the Skoda up on the ramp': Tyre Depot; 'the Co-op on Carr Lane': Co-op), not a street or a way of
     getting about ('Market Street, a precinct'), else ''."""
-    m = _OPENS_WITH_NAME.match(ev.content.split(",")[0].strip())
-    if m is None or _STREETS.search(m.group(1).lower()) or m.group(1).lower() in _NOT_NAMES:
+    said = ev.content.split(",")[0].split()
+    said = said[1:] if said[:1] == ["the"] else said
+    cut = next((i for i, w in enumerate(said) if w in _WHERE_IT_IS), len(said))
+    name, where = said[:cut], said[cut + 1:]
+    if cut < len(said) and not (where and where[0][:1].isupper()):
+        return ""  # 'Ellie at the kitchen table': no place named after 'at'
+    if not name or not all(_capital(w) or (w in _NAME_JOINS and 0 < i < len(name) - 1) for i, w in enumerate(name)):
         return ""
-    return m.group(1)
+    told = " ".join(name)
+    return "" if _STREETS.search(told.lower()) or told.lower() in _NOT_NAMES else told
+
+
+def _capital(word: str) -> bool:
+    """A word of a name: a capital first, then letters, figures and the marks names hold ('Co-op', 'St.')."""
+    return word[:1].isupper() and word[:1].isalpha() and all(c.isalnum() or c in "'&.-_" for c in word)
 
 
 _NOT_NAMES = frozenset({*lexicon().time["weekdays"], *lexicon().time["months"]})
@@ -291,7 +322,7 @@ def stretch(asked: Asked, place: str, lo: int, hi: int) -> tuple[int, int] | Non
     seen = staying.seen_stay(asked, found, place)
     if seen is not None:
         stay, end = seen
-        return stay[0].start_ms, end.end_ms if end is not None else _next_place(asked, stay[0], stay[-1].end_ms)
+        return stay[0].start_ms, end.end_ms if end is not None else _stay_end(asked, stay[0], stay[-1].end_ms)
     day = local(found[-1].start_ms).date()
     same = [e for e in found if local(e.start_ms).date() == day]
     return same[0].start_ms, max(e.end_ms for e in same) + 60_000
@@ -301,7 +332,7 @@ STAY_MS = 45 * 60_000
 """How long a stay seen once with no end seen is taken to last at most (a market's A-board, then its stalls)."""
 
 
-def _next_place(asked: Asked, begin: Event, after_ms: int) -> int:
+def _stay_end(asked: Asked, begin: Event, after_ms: int) -> int:
     """When a stay seen with no departure ended: at the first other place seen within STAY_MS (a sign, an arrival,
     a frame opening with a place's name, getting home), else STAY_MS after its last moment."""
     later = store_windows.overlapping(asked.store, after_ms + 1, min(after_ms + STAY_MS, asked.scope.at_ms + 1), None, 2000)

@@ -48,6 +48,11 @@ def plan(way: str, how_said: bool = True) -> Callable[[tuple[str, ...], Scope | 
     return build
 
 
+def promised(text: str) -> bool:
+    """Whether a line only promises, asks for or owes something ('I'll bring it back tomorrow', 'can you lend me')."""
+    return bool(_CUE["not_yet"].search(text))
+
+
 def names_of(person: str) -> list[str]:
     """The words that name a person in a line: 'mr lindqvist' -> ['lindqvist']; 'tasha' -> ['tasha']."""
     return [w for w in terms.words(person) if w not in _TITLES] or terms.words(person)
@@ -106,7 +111,7 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     about = [e for e in about if _about(e.content, names)]
     told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
     if not moved:
-        last = next((e for e in reversed(about) if _money_said(e.content)), None)
+        last = next((e for e in reversed(about) if money_said(e.content)), None)
         did = (f"{told} paying you" if way == "in" else f"you paying {told}") + (f" for {plan.other}" if plan.other else "")
         if last is None:
             return Finding("money", f"No: I can't see {did}.", (), f"no money moving between the wearer and {told}")
@@ -128,7 +133,8 @@ def speakers(lines: list[Event]) -> set[str]:
     return {w[0] for e in lines if (w := terms.words(terms.speaker(e.content)))}
 
 
-def _money_said(text: str) -> bool:
+def money_said(text: str) -> bool:
+    """Whether a text names money: an amount, or a word of money ('lend', 'quid', 'cash')."""
     return bool(amounts(text)) or bool(_MONEY_WORDS & set(terms.words(text)))
 
 

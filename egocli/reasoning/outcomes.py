@@ -31,6 +31,37 @@ _SCORE = re.compile(r"\b\d{1,3} ?[-\u2013/] ?\d{1,3}\b")
 """A score in figures ('1-2', '8/10'), told only by a line naming the occasion."""
 
 
+_APART = (" \u2014 ", " \u2013 ", " - ", ",", ":", ";", "!", "?")
+"""What parts a line into the phrases a score's sides are read from."""
+
+
+def score(text: str) -> tuple[str, int, int, str] | None:
+    """(one side, its points, the other's points, the other side) a result line gives: 'MAN UTD 1-2 ASTON VILLA' (a
+    score in figures, the sides the phrases around it), 'Westfield Girls 2, Northgate Girls 2' (two phrases each a
+    name and its points); None when it gives none."""
+    if (m := _SCORE.search(text)) is not None:
+        points = "".join(c if c.isdigit() else " " for c in m.group(0)).split()
+        return _phrase(text[:m.start()], last=True), int(points[0]), int(points[1]), _phrase(text[m.end():], last=False)
+    parts = [p.split() for p in _parted(text)]
+    for one, other in zip(parts, parts[1:]):
+        if len(one) > 1 and len(other) > 1 and one[-1].isdigit() and other[-1].isdigit() and \
+                one[0][:1].isupper() and other[0][:1].isupper():
+            return " ".join(one[:-1]), int(one[-1]), int(other[-1]), " ".join(other[:-1])
+    return None
+
+
+def _parted(text: str) -> list[str]:
+    for mark in _APART:
+        text = text.replace(mark, "\n")
+    return [p.strip() for p in text.split("\n")]
+
+
+def _phrase(text: str, last: bool) -> str:
+    """The phrase of a text nearest a score: its last part before it (`last`), else its first part after it."""
+    parts = _parted(text)
+    return parts[-1] if last else parts[0]
+
+
 def _tells(ev: Event, naming: bool) -> bool:
     """Whether a line tells a result: a strong result word anywhere, a weak one in a line naming the occasion."""
     text = _NOT.sub(" ", ev.content.lower())

@@ -26,7 +26,8 @@ _LEX = lexicon().outings
 _ROOMS = [words(p) for p in _LEX["home_rooms"]]
 _OUTDOORS = cue(_LEX["outdoors"])
 _FROM_OUTSIDE = cue(_LEX["from_outside"])
-_TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+"""A way of getting about ('walking', 'the bus', 'driver's seat'; the lexicon's [travel])."""
 _ARRIVE = cue(lexicon().visits["arrive"])
 _HOME = cue(lexicon().visits["home"])
 _PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].values() for p in places.split()))
@@ -54,18 +55,13 @@ def scene(ev: Event) -> str:
             and not any(w.isdigit() for w in said):
         return "home"  # not 'front door of 14 Linden Avenue', someone else's
     lead = " ".join(said)
-    if _starts(_TRAVEL, lead) or _starts(_OUTDOORS, lead) or (_starts(_ARRIVE, lead) and not _HOME.search(first)):
+    if TRAVEL.match(lead) or _OUTDOORS.match(lead) or (_ARRIVE.match(lead) and not _HOME.search(first)):
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
-    if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or _TRAVEL.search(first)):
+    if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
     if _PLACES.search(first):
         return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home
     return ""
-
-
-def _starts(pattern: re.Pattern[str], text: str) -> bool:
-    m = pattern.search(text)
-    return m is not None and m.start() == 0
 
 
 def stays_put(frames: Sequence[Event], ev: Event, where: str) -> bool:

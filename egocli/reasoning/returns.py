@@ -7,10 +7,8 @@ thing: an amount in their line says it. The verbs and words are the lexicon's (r
 
 from __future__ import annotations
 
-import re
-
 from egocli.core.lexicon import any_of, lexicon, words
-from egocli.reasoning import kinds, retrieval, terms
+from egocli.reasoning import kinds, money, retrieval, terms
 from egocli.reasoning.digest import amounts
 from egocli.reasoning.plan import Asked
 from egocli.reasoning.temporal import Finding
@@ -18,8 +16,6 @@ from egocli.store import Event
 
 _VERBS = frozenset(lexicon().words["returning_verbs"])
 _BACK = any_of("returned")
-_PROMISE = re.compile(lexicon().money["between"]["not_yet"])
-_MONEY = frozenset(lexicon().money["between"]["words"].split()) | {"money", "cash"}
 _NOT_THINGS = frozenset({"me", "us", "my", "our", "the", "a", "an", "it", "them", "his", "her", "their", "back", "any",
                          "some", "of", "for", "to"})
 
@@ -44,8 +40,8 @@ def returned(asked: Asked, phrase: str) -> Finding | None:
     names = [w for w in words(who) if w not in ("mr", "mrs", "ms", "dr", "the", "my")]
     if not names:
         return None
-    money = bool(set(thing) & _MONEY) or not thing
-    back = [e for e in retrieval.lines(asked.store, asked.scope) if _says_back(e, names, thing, money)]
+    paid = not thing or money.money_said(" ".join(thing))  # "paid any of it back", "the trip money"
+    back = [e for e in retrieval.lines(asked.store, asked.scope) if _says_back(e, names, thing, paid)]
     if not back:
         return None
     ev = back[-1]
@@ -54,10 +50,10 @@ def returned(asked: Asked, phrase: str) -> Finding | None:
                    f"{phrase}: yes, given back at {when}: {ev.content}")
 
 
-def _says_back(ev: Event, names: list[str], thing: list[str], money: bool) -> bool:
+def _says_back(ev: Event, names: list[str], thing: list[str], paid: bool) -> bool:
     text = ev.content
     lowered = text.lower()
-    if _PROMISE.search(text) or not _BACK.search(lowered):
+    if money.promised(text) or not _BACK.search(lowered):
         return False
     speaker = terms.speaker(text) or kinds.sender(ev, "message")
     theirs = bool(set(words(speaker)) & set(names)) if speaker else \
@@ -66,4 +62,4 @@ def _says_back(ev: Event, names: list[str], thing: list[str], money: bool) -> bo
         return False
     own = words(text)
     named = any(w == t or (len(t) >= 4 and w.endswith(t)) for w in own for t in thing)
-    return named or (money and bool(amounts(text) or re.search(r"\b\d+\b", text)))
+    return named or (paid and bool(amounts(text) or any(w.isdigit() for w in own)))

@@ -6,8 +6,6 @@ other yes/no rules."""
 
 from __future__ import annotations
 
-import re
-
 from egocli.core.lexicon import any_of, lexicon, stem, words
 from egocli.reasoning import outcomes
 from egocli.reasoning.plan import Asked
@@ -19,9 +17,6 @@ _VERBS = dict(pair.split(":") for pair in lexicon().words["settling_verbs"])
 _WENT = {way: (any_of(f"went_{way}"), any_of(f"went_not_{way}")) for way in ("win", "pass")}
 _OPPOSITE = {"lose": "win", "fail": "pass"}
 _OWNING = frozenset({"its", "his", "her", "their", "our", "my", "the", "a", "an"})
-_SCORE = re.compile(r"([A-Za-z][A-Za-z'. ]*?)\s+(\d{1,2})\s*(?:[-\u2013]\s*(\d{1,2})\s+([A-Za-z][A-Za-z'. ]*)|,\s*"
-                    r"([A-Za-z][A-Za-z'. ]*?)\s+(\d{1,2})\b)")
-"""A score: 'MAN UTD 1-2 ASTON VILLA', 'Westfield Girls 2, Northgate Girls 2'."""
 
 
 def asks(phrase: str) -> tuple[list[str], str, list[str]] | None:
@@ -57,15 +52,13 @@ def settled(asked: Asked, phrase: str) -> Finding | None:
 
 def _went(text: str, way: str, who: list[str]) -> bool | None:
     """Whether a result line says it went `way` (win, pass) for `who`, or not; None when it says neither."""
-    if way == "win" and (m := _SCORE.search(text)):
-        first, a, b, second = (m.group(1), m.group(2), m.group(3), m.group(4)) if m.group(3) else \
-            (m.group(1), m.group(2), m.group(6), m.group(5))
-        ours = set(who)
-        if int(a) == int(b):
+    if way == "win" and (said := outcomes.score(text)) is not None:
+        first, a, b, second = said
+        if a == b:
             return False  # level: nobody won
-        side = 0 if ours & set(words(first)) else 1 if ours & set(words(second)) else None
+        side = 0 if set(who) & set(words(first)) else 1 if set(who) & set(words(second)) else None
         if side is not None:
-            return (int(a) > int(b)) == (side == 0)
+            return (a > b) == (side == 0)
     yes, no = _WENT[way]
     lowered = text.lower()
     if way == "win" and not who:

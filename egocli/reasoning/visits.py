@@ -96,14 +96,10 @@ def move(phrase: str) -> Move | None:
     rest, after = rest[:cut], bare(rest[cut + 1:])
     aim = next((i for i, w in enumerate(rest) if w in ("for", "to") and kind == "leave"), len(rest))
     place, to = bare(rest[:aim]), bare(rest[aim + 1:])
-    if place and _WAY.fullmatch(" ".join(place)):
+    if place and outings.TRAVEL.fullmatch(" ".join(place)):
         place = []  # 'set off on the bike': a way of going, no place
     home = not place or place[0] in _HOME_WORDS
     return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
-
-
-_WAY = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
-"""A way of getting about ('bike', 'bus'): 'set off on the bike' names no place left."""
 
 
 def bare(tokens: list[str]) -> list[str]:
@@ -373,5 +369,5 @@ def said_place(ev: Event) -> tuple[str, str]:
     return ev.content, "seen"
 
 
-MOVING = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
+MOVING = outings.TRAVEL
 """A way of getting about seen in a frame ('walking across a parade of shops', 'the bus kneeling at the kerb')."""
