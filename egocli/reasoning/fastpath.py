@@ -208,7 +208,8 @@ RULES: tuple[Rule, ...] = (
                    r"(?: (?:for|from) (?:the |my |our )?[\w']+(?: [\w']+)?| and (?:get|pick up|collect|fetch) (?:me|us))?",
           _guest),
     _rule("guest", rf"^how long (?:did|was|were) {_PERSON} (stay|stop|visit)(?: for)?", _guest),
-    _rule("guest", rf"^how long (?:was|were) {_PERSON} (round|over)(?: for)?", _guest),
+    _rule("guest", rf"^how long (?:was|were) {_PERSON} (round|over|here|in|at (?:mine|ours|my place|our place|the house|"
+                   rf"the flat|home))(?: for)?", _guest),
     _rule("guest", r"^who(?:'s| is| has| have)? (?:been|came|come|called|popped|dropped)(?: round| over| by| in)?"
                    r"(?: to (?:the|my|our) (?:house|flat|home|place|door))?(?: for (?:dinner|lunch|tea|coffee|drinks))?",
           lambda groups, scope: QuestionPlan("guest", "", relation="list")),
@@ -345,7 +346,7 @@ RULES: tuple[Rule, ...] = (
     _rule("duration", r"^(?:for )?(?:how long (?:did|was|were|have|had) i(?: been| spend| spent)?|"
                       r"how much time did i spend) (.+?)(?: for)?"),
     _rule("duration", r"^how long did it take (?:me )?to (.+?)"),
-    _rule("stay", r"^how (?:long|much time) (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last| stay| spend here| spend)?"),
+    _rule("stay", r"^how (?:long|much time) (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last| stay| spend here| spend)?(?: for)?"),
     _rule("next", r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
                   r"(after|before) (?:i )?(.+?)", ("relation", "action")),
     _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened)",

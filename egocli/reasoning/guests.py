@@ -14,7 +14,7 @@ mention. The cues are the lexicon's ([visits] guest_*)."""
 from __future__ import annotations
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, retrieval, terms, visits
+from egocli.reasoning import actions, retrieval, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -86,7 +86,26 @@ def visit(asked: Asked, who: list[str]) -> list[Event]:
     after = None if any(_CUE["leave"].search(e.content.lower()) for e in stretch) else \
         _around(asked, stretch[-1].end_ms, min(stretch[-1].end_ms + GONE_AFTER_MS, asked.scope.at_ms + 1), ("leave",),
                 first=True)
+    if after is None and not any(_CUE["leave"].search(e.content.lower()) for e in stretch):
+        after = _seen_leaving(asked, [*([before] if before is not None else []), *stretch], who)
     return [*([before] if before is not None else []), *stretch, *([after] if after is not None else [])]
+
+
+def _seen_leaving(asked: Asked, stretch: list[Event], who: list[str]) -> Event | None:
+    """A visitor seen leaving by how they looked coming in, not by name, up to DESCRIBED_MS after their last
+    mention ('the front door, a small boy in a red school jumper with a book bag' ... 'the front door closing
+    behind the woman in the green fleece and the boy with the book bag'): the first frame with a leaving cue that
+    shares at least DESCRIBED_WORDS of the first frame's words (the door's and the cues' words aside)."""
+    seen = next((e for e in stretch if e.modality == "visual"), None)
+    if seen is None:
+        return None
+    named = {w for person in who for w in terms.terms(person)}
+    looks = set(terms.terms(seen.content)) - _CUE_TERMS - named
+    hi = min(stretch[-1].end_ms + DESCRIBED_MS, asked.scope.at_ms + 1)
+    for ev in asked.store.events(EventFilter(since_ms=stretch[-1].end_ms, until_ms=hi, modalities=("visual",))):
+        if _CUE["leave"].search(ev.content.lower()) and len(looks & set(terms.terms(ev.content))) >= DESCRIBED_WORDS:
+            return ev
+    return None
 
 
 def _remote(text: str) -> bool:
@@ -186,6 +205,8 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
         when = stamp(went.start_ms, went.source_id)
         return Finding("guest", f"{told} left {when}: {went.content}.", (went, came),
                        f"{name}: last seen in person {when} ({went.content}); came {stamp(came.start_ms, came.source_id)}")
+    if plan.relation == "stay" and went.start_ms - came.start_ms < SEEN_ONCE_MS:  # one moment of the visit seen:
+        return temporal.stay(asked, QuestionPlan("stay", name))  # a stay's inference from it, or no length
     if plan.relation == "stay":
         lasted = say_duration(went.start_ms - came.start_ms)
         span = f"from {stamp(came.start_ms, came.source_id)} to {stamp(went.start_ms, went.source_id)}"
@@ -195,6 +216,15 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return Finding("guest", f"{told} came {when}: {came.content}.", (came,),
                    f"{name}: first seen in person {when} ({came.content})")
 
+
+DESCRIBED_MS = 3 * 3_600_000
+"""How long after a visitor's last mention a frame describing them may show them leaving."""
+DESCRIBED_WORDS = 2
+"""Words of how a visitor looked coming in that a frame of them leaving shares."""
+_CUE_TERMS = frozenset(terms.terms(" ".join(w for k in ("arrive", "leave", "door") for w in _LEX[f"guest_{k}"])))
+
+SEEN_ONCE_MS = 60_000
+"""A visit whose coming and going are seen closer than this is one moment of it, which says no length."""
 
 ROLE_LIMIT = 50
 """Events naming a visitor's role read at most."""

@@ -307,7 +307,15 @@ def tally(groups: list[list[Event]], phrase: str, stamp) -> Finding:
 
 
 def _took(groups: list[list[Event]], phrase: str, stamp, spent: bool = False) -> Finding:
-    last = groups[-1]
+    lasting = [g for g in groups if max(e.end_ms for e in g) - g[0].start_ms >= MOMENT_GAP_MS]
+    if not lasting:  # only moments of it: a clip's few seconds are not how long it took
+        ev = groups[-1][-1]
+        when = stamp(ev.start_ms, ev.source_id)
+        return Finding("duration", f"I can't tell how long: I only see {'moments' if len(groups) > 1 else 'one moment'}"
+                       f" of it, the last {when}: {ev.content}.", (ev,),
+                       f"{phrase}: {len(groups)} moment(s), the last at {when}: {ev.content}; how long is not in the log",
+                       False)
+    last = groups[-1] if spent else lasting[-1]
     took = max(e.end_ms for e in last) - last[0].start_ms
     total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)
     more = len(groups) > 1 and say_duration(total) != say_duration(took)
@@ -321,6 +329,9 @@ def _took(groups: list[list[Event]], phrase: str, stamp, spent: bool = False) ->
     return Finding("duration", text, (last[0],), f"{phrase}: the last time took {say_duration(took)}"
                    + (f"; {len(groups)} times, {say_duration(total)} in all" if len(groups) > 1 else ""))
 
+
+MOMENT_GAP_MS = 10_000
+"""Lines of a thing done closer than this are one moment of it (a frame and its caption), which says no length."""
 
 FOLLOW_MS = 60 * 60_000
 """How long after a thing's last mention a thing of the same kind put somewhere is taken to be it."""

@@ -221,7 +221,8 @@ def ride_time(asked: Asked, phrase: str) -> Finding | None:
     if not found:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "duration", phrase, asked.stamp)
     if where:
-        went = [r for r in found if any(where <= set(map(terms.stem, words(e.content))) for e in
+        leaving = "from" in words(phrase)  # 'the train back from ely': where it set out from
+        went = [r for r in found if any(_names_end(e.content, where, leaving) for e in
                                         store_windows.overlapping(asked.store, r[0].start_ms, r[-1].end_ms + RIDE_GAP_MS,
                                                                   None, 500))]
         found = went or found
@@ -232,12 +233,29 @@ def ride_time(asked: Asked, phrase: str) -> Finding | None:
         end = next((e for e in later if e.start_ms > last.start_ms and
                     (visits.signed(e) or (e.modality == "visual" and visits.arrives(e)))), None)
         last, inferred = (end, True) if end is not None else (last, False)
+    if last.start_ms <= first.start_ms:  # one moment of it and nothing after: when, not how long
+        when = asked.stamp(first.start_ms, first.source_id)
+        return Finding("duration", f"I can't tell how long: I only see it begin, {when}: {first.content}.", (first,),
+                       f"{phrase}: one moment only, at {when}: {first.content}; how long is not in the log", False)
     lasted = say_duration(last.start_ms - first.start_ms)
     span = f"from {asked.stamp(first.start_ms, first.source_id)} ({first.content}) to " \
         f"{asked.stamp(last.start_ms, last.source_id)} ({last.content})"
     text = f"It seems about {lasted}, {span}, the first arrival seen after it." if inferred else f"{lasted}, {span}."
     return Finding("duration", text, (first, last), f"{phrase}: the ride {span}: {lasted}" +
                    (", inferred from the arrival after it" if inferred else ""), not inferred)
+
+
+def _names_end(text: str, where: set[str], leaving: bool) -> bool:
+    """Whether a line names a ride's place as the question asks it: where it went ('boarding the 11:42 train to
+    Ely', 'Ely - alight here'), or with `leaving` where it set out from ('the 16:35 train back from Ely'). A place
+    named just after 'from' is an origin, anywhere else a destination."""
+    said = words(text)
+    stems = [terms.stem(t) for t in said]
+    if not where <= set(stems):
+        return False
+    at = min(stems.index(w) for w in where)
+    heading = next((t for t in reversed(said[max(at - 3, 0):at]) if t in _HEADING), "")
+    return (heading == "from") == leaving
 
 
 def _ride(phrase: str) -> tuple[str, set[str]] | None:

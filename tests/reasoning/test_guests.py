@@ -36,6 +36,9 @@ def store(tmp_path):
     ("when did susan and alfie go home", "leave", "susan and alfie"),
     ("How long did Irene stay?", "stay", "irene"),
     ("how long did the plumber stay", "stay", "the plumber"),
+    ("How long was the plumber here?", "stay", "the plumber"),
+    ("how long was kai here for", "stay", "kai"),
+    ("Can you tell me how long the plumber was here?", "stay", "the plumber"),
 ])
 def test_a_question_about_someone_elses_visit_is_read_as_one(question, relation, who):
     plan = understand.by_rules(question)
@@ -43,7 +46,7 @@ def test_a_question_about_someone_elses_visit_is_read_as_one(question, relation,
 
 
 @pytest.mark.parametrize("question", ["When did I leave?", "how long was the meeting", "what time did it start",
-                                      "How long was the plumber here?"])
+                                      "how long was I here"])
 def test_questions_about_oneself_or_things_are_no_visits(question):
     plan = understand.by_rules(question)
     assert plan is None or plan.form != "guest"
@@ -176,3 +179,21 @@ def test_a_visitor_called_by_their_job_is_the_one_the_log_names_for_it(tmp_path)
 def test_a_visitor_unnamed_going_out_the_front_door_is_their_leaving(tmp_path):
     answer = said(day_log(tmp_path / "k.db", ENGINEER), "when did kyle go", AT)
     assert "17:48" in answer, answer
+
+
+def test_a_visitor_is_seen_leaving_by_how_they_looked_coming_in(tmp_path):
+    """Named while here, seen going by their looks over an hour after their last mention; someone else at the door
+    meanwhile who shares one word of it is not them, and one moment of a visit is no length."""
+    store = day_log(tmp_path / "looks.db", [
+        ("2027-03-04T16:31", "visual", "the front door, a small boy in a red school jumper with a book bag"),
+        ("2027-03-04T16:31:30", "speech", "Kai: Grandad! I got my swimming badge!"),
+        ("2027-03-04T18:12", "speech", "Kai, that's your trip money in your book bag."),
+        ("2027-03-04T18:40", "visual", "the front door closing behind a boy from next door in a blue coat"),
+        ("2027-03-04T19:13", "visual", "the front door closing behind the woman in the green fleece and the boy with "
+                                       "the book bag"),
+        ("2027-03-05T09:36", "visual", "paying the plumber eighty-five pounds by card on his reader"),
+    ])
+    stayed = said(store, "how long was kai here for", parse_time_ms("2027-03-04T21:00"))
+    assert stayed.startswith("It seems Kai stayed 2 h 42 min") and "19:13" in stayed  # no frame names him
+    once = said(store, "How long did the plumber stay?", parse_time_ms("2027-03-05T21:00"))
+    assert "0 s" not in once and once.startswith("I can't tell how long")

@@ -60,7 +60,7 @@ def _cited(answer: asker.Answer) -> list[str]:
     ("Did I lock the door before I took the bus?", "order"),  # temporal.py's forms still reached
     ("When did I last turn off the oven?", "last"), ("At what time did I lock the door?", "last"),
     ("what did I do after the pharmacy", "next"), ("What did I do this morning?", "digest"),
-    ("How long was the plumber here?", "stay"), ("how long did it take me to paint the fence", "duration"),
+    ("How long was the meeting?", "stay"), ("how long did it take me to paint the fence", "duration"),
     ("Was the front door locked?", "exists"), ("Which fruit did I buy?", "list"), ("how many apples did I buy", "count"),
     ("When did I start making the pie?", "first"), ("What time did I finish eating?", "last"),
     ("What was I doing when I turned on the oven?", "during"), ("where was I when I bought the plasters", "during"),

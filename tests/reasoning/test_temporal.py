@@ -259,3 +259,17 @@ def test_a_thing_named_in_full_then_put_away_by_its_kind_is_where_it_went(tmp_pa
     answer = said(store, "wheres the float bag now", parse_time_ms("2027-03-04T20:00"))
     assert answer.startswith("You left your float bag today at 13:54: pulling open the dresser drawer"), answer
     assert "shopping bag" not in answer
+
+
+def test_a_thing_done_seen_only_in_moments_says_no_length(tmp_path):
+    """A frame's few seconds are not how long a thing took: seen only in such moments, the answer says it cannot
+    tell and cites the last, instead of '0 s' or a total of clips."""
+    from .conftest import day_log, said
+
+    store = day_log(tmp_path / "moments.db", [
+        ("2026-11-28T15:00", "visual", "living room floor, flat-pack pieces, an Allen key, instructions"),
+        ("2026-11-28T16:45", "visual", "assembling the oak bookshelf against the living room wall"),
+        ("2026-11-28T17:01", "note", "bookshelf receipt in the kitchen drawer"),
+    ])
+    answer = said(store, "How long did it take me to assemble the bookshelf?", parse_time_ms("2026-11-28T21:00"))
+    assert answer.startswith("I can't tell how long") and " 0 s" not in answer

@@ -141,3 +141,24 @@ def test_a_ride_lasts_from_boarding_to_getting_off_or_to_the_arrival_after_it(tm
     first sign read after it."""
     store = day_log(tmp_path / "rides.db", RIDES)
     assert said(store, question, parse_time_ms("2026-12-15T20:00")).startswith(answer)
+
+
+TRAINS = [
+    ("2026-11-29T11:42", "visual", "boarding the 11:42 train to Ely at platform 3"),
+    ("2026-11-29T12:05", "visual", "train carriage, a table seat, a flask on the table"),
+    ("2026-11-29T12:20", "text", "Ely - alight here for the cathedral"),
+    ("2026-11-29T12:25", "visual", "walking from Ely station along a street of brick houses"),
+    ("2026-11-29T16:35", "visual", "boarding the 16:35 train back from Ely"),
+]
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("How long did the train to Ely take?", "23 min, from today at 11:42"),
+    ("Can you tell me how long the train to Ely took?", "23 min, from today at 11:42"),
+    ("how long was the train back from ely", "I can't tell how long: I only see it begin, today at 16:35"),
+])
+def test_a_ride_to_a_place_is_not_the_ride_back_from_it(tmp_path, question, answer):
+    """'To Ely' is the ride whose lines name Ely as where it went, not the later one from Ely; a ride seen only as
+    it began, with nothing after it, says so instead of lasting no time at all."""
+    store = day_log(tmp_path / "trains.db", TRAINS)
+    assert said(store, question, parse_time_ms("2026-11-29T21:00")).startswith(answer)
