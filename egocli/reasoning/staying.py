@@ -19,6 +19,8 @@ MOVED_ON_MS = 3 * 3_600_000
 """How long after its last moment a stay may be seen to end."""
 SEEN_GAP_MS = 2 * 3_600_000
 """Moments of being at a place (seen there, or its sign read) closer than this are one stay."""
+RECORDING_GAP_MS = 10 * 60_000
+"""Lines of one source closer than this are one recording."""
 
 
 def seen_stay(asked: Asked, found: list[Event], place: str = "") -> tuple[list[Event], Event | None] | None:
@@ -87,3 +89,33 @@ def moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
                 (signed(nxt) and not own & set(words(nxt.content))):
             return nxt
     return None
+
+
+def recorded(asked: Asked, mentions: list[Event]) -> tuple[Event, Event] | None:
+    """A stay told by the recording that holds its mentions ('put board on kitchen counter' ... 'rinse table'
+    through a 34-minute kitchen video): (its first line, its last) when nothing in it shows another place's sign or
+    a way of getting about and the mentions run through at least half of it; else None (a day-long log holds other
+    places, and a mention or two says little of a recording's length)."""
+    source = mentions[0].source_id
+    if any(e.source_id != source for e in mentions):
+        return None
+    lo, hi = mentions[0].start_ms, mentions[-1].start_ms
+    lines = [e for e in store_windows.overlapping(asked.store, lo - MOVED_ON_MS, min(hi + MOVED_ON_MS,
+                                                                                       asked.scope.at_ms + 1),
+                                                  source, 5000) if e.start_ms <= asked.scope.at_ms]
+    at = next((i for i, e in enumerate(lines) if e.id == mentions[0].id), None)
+    if at is None:
+        return None
+    first = at
+    while first and lines[first].start_ms - lines[first - 1].start_ms <= RECORDING_GAP_MS:
+        first -= 1
+    last = at
+    while last + 1 < len(lines) and lines[last + 1].start_ms - lines[last].start_ms <= RECORDING_GAP_MS:
+        last += 1
+    held = lines[first:last + 1]
+    if held[-1].start_ms < hi or any(signed(e) or (e.modality == "visual" and MOVING.search(e.content.lower()))
+                                     for e in held):
+        return None
+    if 2 * (hi - lo) < held[-1].end_ms - held[0].start_ms:
+        return None
+    return held[0], held[-1]

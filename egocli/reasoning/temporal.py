@@ -271,6 +271,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
         groups = occurrences(found, STAY_GAP_MS)
         if groups[-1][-1].start_ms - groups[-1][0].start_ms < MOMENT_MS:  # a moment of a stay (or two, minutes
             return staying.one_moment(asked, groups[-1][-1], phrase, stays, found)  # apart) says when, not how long
+        groups = [list(whole) if (whole := staying.recorded(asked, g)) is not None else g for g in groups]
     else:
         groups = _times(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)

@@ -161,3 +161,16 @@ def test_what_was_bought_at_a_place_is_told_from_the_stay_there(tmp_path):
     told = said(store, "what did i get at the market", parse_time_ms("2027-01-16T21:00"))
     assert "samosas" in told and "coriander" in told and "quiz" not in told
     assert not said(store, "what did we win at the quiz?", parse_time_ms("2027-01-16T21:00")).startswith("At quiz")
+
+
+def test_a_place_only_narrated_lasts_the_recording_made_there(tmp_path):
+    """A kitchen video's narrations name the kitchen now and then; nothing in it shows another place, so the stay
+    is the recording, not its first and last mentions. In a log that also shows another place, it is not."""
+    rows = [(f"2026-11-18T12:{m:02d}", "text", f"step {m} of the recipe") for m in range(35, 60, 3)]
+    rows += [("2026-11-18T12:38", "text", "put board on kitchen counter"),
+             ("2026-11-18T13:00", "text", "wipe the kitchen counter"), ("2026-11-18T13:08", "text", "rinse table")]
+    kitchen = day_log(tmp_path / "kitchen.db", sorted(rows))
+    at = parse_time_ms("2026-11-18T17:00")
+    assert said(kitchen, "How long was I in the kitchen today?", at).startswith("33 min")
+    out = day_log(tmp_path / "out.db", sorted([*rows, ("2026-11-18T12:50", "text", "sign - Fenwick Library")]))
+    assert said(out, "How long was I in the kitchen today?", at).startswith("22 min")
