@@ -49,11 +49,12 @@ def scene(ev: Event) -> str:
     if _FROM_OUTSIDE.search(text):
         return "out"  # 'the flat door from outside, locking it'
     said = words(first)
+    unknown = bool(said) and said[0] in ("a", "an")  # 'a hall with a circle of chairs': a room not one's own
     while said and said[0] in _LEADING:
         said = said[1:]
     if any(said[:len(room)] == room for room in _ROOMS) and not terms.names(cased) \
             and not any(w.isdigit() for w in said):
-        return "home"  # not 'front door of 14 Linden Avenue', someone else's
+        return "" if unknown else "home"  # not 'front door of 14 Linden Avenue', someone else's
     lead = " ".join(said)
     if TRAVEL.match(lead) or _OUTDOORS.match(lead) or (_ARRIVE.match(lead) and not _HOME.search(first)):
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'

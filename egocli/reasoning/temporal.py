@@ -226,8 +226,14 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How many times did I X?': its occurrences ('how many appointments': the visits to places of that kind)."""
     matcher, found = _found(asked, plan.action)
+    def find(place: str) -> list[Event]:
+        return matcher.matches(place, verb_first=False)
     if places := placekinds.of_kind(plan.action):
-        groups = placekinds.kind_visits(places, lambda place: matcher.matches(place, verb_first=False))
+        groups = placekinds.kind_visits(places, find)
+    elif (place := visits.going(plan.action)) and (went := visits.visits(asked, place, find)):
+        groups = [[v.begin] for v in went]  # 'go down to dobson's': each visit
+    elif (moved := visits.moves(asked, plan.action, find)) is not None:
+        groups = [[e] for e in moved]  # 'go out', 'leave the house': each setting out seen
     else:
         groups = visits.closed(_times(matcher, found, plan.action)) if found else []
     if not groups:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, words
-from egocli.reasoning import outings, terms, workplace
+from egocli.reasoning import actions, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
@@ -102,6 +102,25 @@ def move(phrase: str) -> Move | None:
     return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
 
 
+def going(phrase: str) -> str:
+    """The place a phrase asks about going to ('go down to dobson's', 'been to the pharmacy', 'pop into the co-op'),
+    else '' (home, out, or no verb of going: 'go out' is a move, 'go shopping' an act)."""
+    tokens = words(phrase)
+    verbs = _LEX["going_verbs"]
+    if not tokens or not (stem(tokens[0]) in verbs or (len(tokens) > 1 and f"{stem(tokens[0])}_{tokens[1]}" in verbs)):
+        return ""
+    rest = tokens[1:]
+    if not rest or (rest[0] not in _GOING_PARTICLES and stem(tokens[0]) not in _LEX["going_direct"]):
+        return ""  # 'go shopping', 'get the bus'
+    while rest and rest[0] in _GOING_PARTICLES:
+        rest = rest[1:]
+    place = bare(rest)
+    return "" if not place or place[0] in _HOME_WORDS or place[0] == "out" else " ".join(place)
+
+
+_GOING_PARTICLES = frozenset(_LEX["going_particles"])
+
+
 def bare(tokens: list[str]) -> list[str]:
     """A place's words without the prepositions and articles before them ('at the office' -> 'office')."""
     while tokens and tokens[0] in _LEADING and not (len(tokens) == 1 and tokens[0] in _HOME_WORDS):
@@ -150,7 +169,7 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     if bare(words(place)) in WORK and (worked := workplace.stays(asked, _moving)):
         return [Visit(begin, end) for begin, end in worked]
     who = set(words(place))
-    mentions = [e for e in find(place) if e.modality in ("visual", "text", "note")
+    mentions = [e for e in find(place) if (e.modality in ("visual", "text", "note") and not _remote(e, who))
                 or (e.modality == "speech" and bool(who) and set(words(terms.speaker(e.content))) >= who)]
     groups = _joined(asked, stretches(mentions))
     seen = [g for g in groups if any(e.modality in ("visual", "speech") for e in g)]
@@ -162,6 +181,12 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
         if end_id is None or end_id not in out:
             out[end_id if end_id is not None else -visit.begin.id] = visit
     return sorted(out.values(), key=lambda v: v.begin.start_ms)
+
+
+def _remote(ev: Event, place: set[str]) -> bool:
+    """Whether a line names the place over a phone, a message or a letter ('the phone ringing on the kitchen
+    worktop, DOBSON'S GARAGE on the screen'): no being there."""
+    return bool(actions.REMOTE_WORDS.search(" ".join(w for w in words(ev.content) if w not in place)))
 
 
 WORK = [words(w) for w in _LEX["work_names"]]

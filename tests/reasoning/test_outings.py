@@ -52,6 +52,7 @@ def _frame(text: str) -> Event:
     ("the office kitchen, a cake on the worktop", ""),
     ("the dishwasher humming through its cycle", ""),  # a word of travel that is not a way of going
     ("a cat from over the road sitting on the wall", ""),
+    ("a hall with a circle of chairs, a woman in a red cardigan waving", ""),  # a room, not one's own
 ])
 def test_a_frame_shows_home_or_out_by_how_it_opens(text, where):
     assert outings.scene(_frame(text)) == where
@@ -169,3 +170,31 @@ def test_where_one_went_after_a_stay_is_a_place_seen_before_the_end_seen(tmp_pat
     answer = said(day_log(tmp_path / "gp.db", SURGERY), "Where did I go after the GP appointment on Tuesday?",
                   parse_time_ms("2026-11-24T22:00"))
     assert "pharmacy" in answer and "18:14" in answer, answer
+
+
+@pytest.mark.parametrize("phrase, place", [
+    ("go down to dobson's", "dobson"), ("been to the pharmacy", "pharmacy"), ("visit the library", "library"),
+    ("pop into the co-op", "co op"), ("go out", ""), ("go home", ""), ("go shopping", ""), ("get the bus", ""),
+])
+def test_a_phrase_names_the_place_it_goes_to(phrase, place):
+    assert visits.going(phrase) == place
+
+
+def test_each_visit_and_each_outing_is_counted_and_a_call_from_the_place_is_no_visit(tmp_path):
+    """The garage's name on a ringing phone at home between the two visits neither joins them nor is a third."""
+    store = day_log(tmp_path / "garage.db", [
+        ("2027-03-04T12:50", "visual", "hallway, pulling the jacket on"),
+        ("2027-03-04T12:55", "visual", "walking down the hill past terraced houses"),
+        ("2027-03-04T13:01", "text", "sign - Dobson's Garage - Repairs - MOT Testing Station"),
+        ("2027-03-04T13:20", "visual", "walking back up the hill, the wind in my face"),
+        ("2027-03-04T13:30", "visual", "kitchen, filling the kettle"),
+        ("2027-03-04T14:47", "visual", "the phone ringing on the kitchen worktop, DOBSON'S GARAGE on the screen"),
+        ("2027-03-04T15:06", "visual", "the front door, pulling the brown jacket on"),
+        ("2027-03-04T15:08", "visual", "walking down the hill past terraced houses"),
+        ("2027-03-04T15:19", "text", "card machine - DOBSON'S GARAGE - 71.35 - APPROVED"),
+        ("2027-03-04T15:25", "visual", "walking back up the hill, the wind in my face"),
+        ("2027-03-04T15:31", "visual", "kitchen, hanging the keys on the hook"),
+    ])
+    at = parse_time_ms("2027-03-04T21:00")
+    assert said(store, "how many times did i go down to dobson's today", at).startswith("2 times")
+    assert said(store, "how many times have i been out today", at).startswith("2 times")
