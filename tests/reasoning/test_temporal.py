@@ -273,3 +273,21 @@ def test_a_thing_done_seen_only_in_moments_says_no_length(tmp_path):
     ])
     answer = said(store, "How long did it take me to assemble the bookshelf?", parse_time_ms("2026-11-28T21:00"))
     assert answer.startswith("I can't tell how long") and " 0 s" not in answer
+
+
+def test_the_last_time_is_its_own_moment_not_a_backdrop_nor_advice(tmp_path):
+    """A frame said word for word through every ride is a backdrop: the last ride is its own narration. Someone
+    else telling one to do it is no doing of it when frames show it done."""
+    from .conftest import day_log, said
+
+    rows = [(f"2026-11-{d}T{h}", "visual", "cycle lane beside a row of parked cars")
+            for d in ("24", "25") for h in ("08:21", "08:25", "16:27", "16:40")]
+    rows += [("2026-11-25T16:10", "visual", "cycling home along the main road, lights on"),
+             ("2026-11-24T08:00", "visual", "cycling along the canal path"),
+             ("2026-11-27T12:40", "speech", "Marta: three sets of ten slow squats, twice a day"),
+             ("2026-11-27T19:45", "visual", "ten slow squats by the sofa, three times"),
+             ("2026-11-28T19:50", "visual", "three sets of ten squats in the hallway")]
+    store = day_log(tmp_path / "rides.db", sorted(rows))
+    at = parse_time_ms("2026-11-29T09:00")
+    assert "16:10" in said(store, "When did I last go cycling?", at)
+    assert said(store, "How many times did I do my squats?", at).startswith("2 times")
