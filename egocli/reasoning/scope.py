@@ -53,7 +53,7 @@ a window of the past ('what's happening next Tuesday' is not last Tuesday). A ti
 about a named day is one too ('what time do I start on Thursday?', 'when is the dentist on the 12th?')."""
 _PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|" + _DAY + ")|"
                        r"\w+ (?:days?|weeks?|hours?) ago)\b")
-_COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|" + _DAY + r"))\b")
+COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|" + _DAY + r"))\b")
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
 
@@ -327,7 +327,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
     future = not videos and bool(_FUTURE.search(question.lower()))
-    if future and (past := _PAST_DAY.search(question.lower())) and (coming := _COMING_DAY.search(question.lower())):
+    if future and (past := _PAST_DAY.search(question.lower())) and (coming := COMING_DAY.search(question.lower())):
         raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
                          f"('{coming.group(0)}'): ask about one of them")
     named = [] if videos or future else relative_windows(question, at_ms, nights)

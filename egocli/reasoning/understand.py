@@ -11,13 +11,14 @@ import json
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from egocli.core.lexicon import apostrophes, lexicon, rewrite
 from egocli.core.timephrases import spoken_clock
 from egocli.models.base import PrefixCachedModel
 from egocli.reasoning import fastpath, forms, terms
 from egocli.reasoning.plan import RELATIONS, QuestionPlan
-from egocli.reasoning.scope import Scope
+from egocli.reasoning.scope import COMING_DAY, Scope
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,20 @@ def by_rules(question: str, scope: Scope | None = None) -> QuestionPlan | None:
     if scope is not None:
         text = without_time_words(text, scope)
     plan = fastpath.match(text, scope)
+    if plan is not None and plan.form == "exists" and scope is not None and scope.future:
+        plan = replace(plan, action=_without_coming_days(plan.action) or plan.action)
     return _cleaned(plan) if plan is not None else None
+
+
+def _without_coming_days(text: str) -> str:
+    """A phrase less the coming days it names and the word that ties them on ('booked the taxi for tomorrow' ->
+    'booked the taxi'): the day a thing was arranged for is no word of its arranging."""
+    while (m := COMING_DAY.search(text)) is not None:
+        before = text[:m.start()].rstrip().split(" ")
+        if before and before[-1] in ("for", "on", "by", "until", "till"):
+            before = before[:-1]
+        text = " ".join([*before, text[m.end():].strip()]).strip()
+    return text
 
 
 def _cleaned(plan: QuestionPlan) -> QuestionPlan:

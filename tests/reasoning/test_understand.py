@@ -80,6 +80,7 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     assert scope.future and all(hi <= AT + 1 for _, hi in scope.windows)
     assert _plan("When am I seeing Anna?") == ("planned", ("seeing anna",))
     assert not parse_scope("What did I do on Tuesday?", AT).future
+    assert _plan("have i booked the taxi for tomorrow") == ("exists", ("booked the taxi",))  # its day: no words of it
 
 
 def test_a_clock_with_afternoon_or_night_is_in_the_second_half_of_the_day():
