@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, digest, guests, kinds, returns, settled, terms, visits
+from egocli.reasoning import actions, affirmed, digest, guests, kinds, returns, settled, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -83,7 +83,9 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
         return result
     if (back := returns.returned(asked, plan.action)) is not None:  # 'did Tony bring the ladder back?'
         return back
-    return _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
+    found = _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
+    near = found.events[-1] if found.events and not found.answered else None
+    return (affirmed.seen(asked, plan.action, near) if near is not None else None) or found
 
 
 def which(asked: Asked, plan: QuestionPlan) -> Finding:
