@@ -34,7 +34,7 @@ def without_time_words(question: str, scope: Scope) -> str:
     for words in sorted(scope.notes, key=len, reverse=True):
         if words in text:
             text = text.replace(words, " ")
-    return re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,")
+    return re.sub(r"\s+([?.!,])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,:;-\u2013\u2014")  # 'sunday: when ...'
 
 
 def by_rules(question: str, scope: Scope | None = None) -> QuestionPlan | None:

@@ -169,7 +169,8 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
     if bare(words(place)) in WORK and (worked := workplace.stays(asked, _moving)):
         return [Visit(begin, end) for begin, end in worked]
     who = set(words(place))
-    mentions = [e for e in find(place) if (e.modality in ("visual", "text", "note") and not _remote(e, who))
+    mentions = [e for e in find(place) if (e.modality in ("visual", "text", "note") and not _remote(e, who)
+                                           and not _on_the_way(e))
                 or (e.modality == "speech" and bool(who) and set(words(terms.speaker(e.content))) >= who)]
     groups = _joined(asked, stretches(mentions))
     seen = [g for g in groups if any(e.modality in ("visual", "speech") for e in g)]
@@ -181,6 +182,12 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
         if end_id is None or end_id not in out:
             out[end_id if end_id is not None else -visit.begin.id] = visit
     return sorted(out.values(), key=lambda v: v.begin.start_ms)
+
+
+def _on_the_way(ev: Event) -> bool:
+    """Whether a frame shows travelling and no arriving or leaving ('the drive in the dark, a white van with CALDERFORD MARKET
+    painted on the side'): a place named on the way, or on a vehicle, is not yet reached."""
+    return ev.modality == "visual" and bool(MOVING.search(ev.content.lower())) and not arrives(ev) and not leaves(ev)
 
 
 def _remote(ev: Event, place: set[str]) -> bool:

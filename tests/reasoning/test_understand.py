@@ -81,6 +81,8 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     assert _plan("When am I seeing Anna?") == ("planned", ("seeing anna",))
     assert not parse_scope("What did I do on Tuesday?", AT).future
     assert _plan("have i booked the taxi for tomorrow") == ("exists", ("booked the taxi",))  # its day: no words of it
+    assert _plan("sunday: when did i use the blue inhaler") == ("last", ("use the blue inhaler",))  # the day first
+    assert _plan("wednesday - what time did i get back home")[0] == "last"
 
 
 def test_a_clock_with_afternoon_or_night_is_in_the_second_half_of_the_day():

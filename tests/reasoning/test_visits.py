@@ -174,3 +174,13 @@ def test_a_place_only_narrated_lasts_the_recording_made_there(tmp_path):
     assert said(kitchen, "How long was I in the kitchen today?", at).startswith("33 min")
     out = day_log(tmp_path / "out.db", sorted([*rows, ("2026-11-18T12:50", "text", "sign - Fenwick Library")]))
     assert said(out, "How long was I in the kitchen today?", at).startswith("22 min")
+
+
+def test_a_place_named_on_the_way_is_not_yet_reached(tmp_path):
+    """The market's name painted on one's own van on the drive in is no arrival; the sign read there is."""
+    store = day_log(tmp_path / "van.db", [
+        ("2026-12-03T04:13", "visual", "the drive in the dark, a white van with CALDERFORD MARKET painted on the side"),
+        ("2026-12-03T06:06", "text", "sign - Calderford Market - Wednesday and Saturday"),
+        ("2026-12-03T06:20", "visual", "the market square, unloading crates of apples"),
+    ])
+    assert "06:06" in _ask(store, "what time did i get to the market this morning")
