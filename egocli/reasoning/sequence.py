@@ -7,13 +7,13 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from egocli.reasoning import actions, digest, staying, terms, visits
+from egocli.reasoning import actions, digest, guests, kinds, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
-from egocli.core.lexicon import words
+from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local
 
 
@@ -29,7 +29,59 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     relation = plan.relation or "after"
     return _next_place(asked, matcher, relation, plan.action, "where" in terms.words(asked.question)) or \
-        _next(asked.store, matcher, (relation, plan.action), asked.stamp)
+        _by_someone(asked, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
+
+
+_PHONING = frozenset(terms.stem(w) for w in lexicon().verbs["phoning"]) | {"rang", "rung"}
+"""Words of someone phoning ('Leanne rang'), stemmed but for the irregular past."""
+
+
+def _someones(asked: Asked, phrase: str) -> Event | None:
+    """The moment someone else's coming or call began ('kwame came': the door their visit opens with; 'leanne
+    rang': their latest call's first line), else None."""
+    if (came := guests.arrival(asked, phrase)) is not None:
+        return came[0]
+    said = words(phrase)
+    while said and said[-1] in ("me", "us", "back"):
+        said = said[:-1]
+    if len(said) < 2 or not (said[-1] in _PHONING or terms.stem(said[-1]) in _PHONING):
+        return None
+    calls = kinds.events(asked.store, asked.scope, f"call from {' '.join(said[:-1])}")
+    return calls[-1] if calls else None
+
+
+def _doing(ev: Event) -> bool:
+    """Whether a line shows the wearer doing something: a note or their own words, or a frame with a part that
+    opens on what is being done ('kitchen, chopping onions'), not a scene ('a car up on a lift', 'a draught
+    stirring the blind')."""
+    if ev.modality != "visual":
+        return True
+    return any((said := words(part)) and terms.gerund(said[0]) for part in ev.content.split(","))
+
+
+def _by_someone(asked: Asked, relation: str, phrase: str) -> Finding | None:
+    """'What was I doing just before Kwame came / Leanne rang?': from the moment their coming or call began
+    (`_someones`), not their words later; what the wearer was doing is the nearest frame, note or word of their
+    own before (after) it, not someone else's words, a sound heard nor scenery."""
+    anchor = _someones(asked, phrase)
+    if anchor is None:
+        return None
+    before = relation == "before"
+    lo, hi = (anchor.start_ms - 3_600_000, anchor.start_ms) if before else (anchor.end_ms, anchor.end_ms + 3_600_000)
+    near = [e for e in store_windows.overlapping(asked.store, lo, min(hi, asked.scope.at_ms + 1), None, 400)
+            if (e.start_ms < anchor.start_ms if before else e.start_ms > anchor.start_ms) and e.id != anchor.id
+            and (e.modality in ("visual", "note") or (e.modality == "speech" and not _heard(e)
+                                                     and terms.speaker(e.content).lower() in ("", "me", "i")))]
+    kept = _unscenic(near, asked.store, anchor.start_ms)
+    kept = [e for e in kept if _doing(e)] or kept
+    other = (kept[-1] if before else kept[0]) if kept else None
+    at = asked.stamp(anchor.start_ms, anchor.source_id)
+    if other is None:
+        return Finding("next", f"Nothing in the log {relation} {at}.", (anchor,), f"{phrase} at {at}; nothing "
+                       f"logged {relation}")
+    when = asked.stamp(other.start_ms, other.source_id)
+    return Finding("next", f"{when}: {other.content} ({relation} {anchor.content} at {at}).", (other, anchor),
+                   f"{phrase} at {at}; {relation} it, at {when}: {other.content}")
 
 
 NEXT_PLACE_MS = 3 * 3_600_000
@@ -178,7 +230,8 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
         start = group[0].start_ms
         near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
         near = [e for e in near if e.start_ms < start and e.id not in about and not _heard(e)]
-        other = next(reversed(_unscenic(near, store, start)), None)
+        kept = _unscenic(near, store, start)
+        other = next(reversed([e for e in kept if _doing(e)] or kept), None)
     anchor = group[-1] if relation == "after" else group[0]
     if other is None:
         return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",

@@ -50,3 +50,25 @@ def test_after_a_visit_comes_the_next_place_not_the_next_frame(tmp_path):
     answer = said(store, "What did I do straight after the foot clinic?", AT)
     assert answer.startswith("After") and "Blue Door Bakery" in answer and "pigeon" not in answer
     assert answer.index("Blue Door Bakery") < answer.index("Hollins")  # the next place first, then the one after
+
+
+def test_just_before_someone_came_or_rang_is_from_when_they_came_not_their_words(tmp_path):
+    """The door their visit opens with, or their call's first line, is the moment; what the wearer was doing is
+    their own last doing before it (a note, a frame of doing), not scenery, a sound heard nor the visitor's words."""
+    store = day_log(tmp_path / "before.db", [
+        ("2027-03-04T13:04", "visual", "leaning into the driver's footwell of the van, a cash bag under the seat"),
+        ("2027-03-04T13:06", "note", "float bag found under driver's seat of van"),
+        ("2027-03-04T13:07", "visual", "a car up on a lift with its wheels off"),
+        ("2027-03-04T13:12", "speech", "(radio) a pop song crackling out of a radio"),
+        ("2027-03-04T13:21", "visual", "the phone buzzing in the jacket pocket, LEANNE on the screen"),
+        ("2027-03-04T13:21:30", "speech", "Leanne: Dad, it's me. Change of plan again, sorry."),
+        ("2027-03-04T17:00", "visual", "kitchen, chopping onions for a curry"),
+        ("2027-03-04T17:16", "visual", "a draught stirring the slats of a blind"),
+        ("2027-03-04T17:18", "visual", "the flat door, a broad man in a red scarf holding a four-pack"),
+        ("2027-03-04T17:18:30", "speech", "Kwame: Alright! Marcus says you're the enemy tonight."),
+        ("2027-03-04T19:24", "text", "TV score - FULL-TIME - MAN UTD 1-2 ASTON VILLA"),
+        ("2027-03-04T19:25", "speech", "Kwame: Fair play. You were the better side."),
+    ])
+    at = parse_time_ms("2027-03-04T21:00")
+    assert said(store, "what was i doing just before leanne rang", at).startswith("Today at 13:06: float bag")
+    assert said(store, "what was i doing just before kwame came", at).startswith("Today at 17:00: kitchen, chopping")
