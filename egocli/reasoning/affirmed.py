@@ -34,9 +34,12 @@ def seen(asked: Asked, phrase: str, near: Event) -> Finding | None:
     said = words(phrase)
     if not said or said[0] in _DENYING or terms.stem(said[0]) in ("forget", "forgot"):
         return None
-    subject = "" if words(asked.question)[1:2] and words(asked.question)[1] in _OWN else said[0]
+    own = bool(words(asked.question)[1:2]) and words(asked.question)[1] in _OWN
+    subject = "" if own else said[0]
     if subject and not _speaks(asked, subject):
-        return None  # not a person the log hears: 'did the parcel come' is no one's doing
+        if _named(asked, subject):
+            return None  # not a person the log hears: 'did the parcel come' is no one's doing
+        subject, said = "", said[1:]  # 'did dad do his drops', asked by his carer of the log's own wearer
     rest = said[1:] if subject else said
     if not rest:
         return None
@@ -83,6 +86,13 @@ def _speaks(asked: Asked, who: str) -> bool:
     """Whether someone speaks in the log under that name ('Stan: ...')."""
     flt = EventFilter(until_ms=asked.scope.at_ms + 1, modalities=("speech",), limit=SPEAKER_LIMIT)
     return any(terms.speaker(ev.content).lower() == who for ev, _, _ in asked.store.search(who, flt))
+
+
+def _named(asked: Asked, who: str) -> bool:
+    """Whether a frame, a note or a line read names someone ('Dad's pharmacy bag': someone else than the wearer);
+    words said to the wearer may call the wearer so ('Hiya Dad, it's me')."""
+    flt = EventFilter(until_ms=asked.scope.at_ms + 1, modalities=("visual", "note", "text"), limit=1)
+    return bool(asked.store.search(who, flt))
 
 
 def _theirs(ev: Event, subject: str) -> bool:

@@ -16,8 +16,10 @@ DAY = [
     ("2027-01-07T19:22", "visual", "card, To Lily, Happy 7th Birthday, lots of love from Grandad"),
     ("2027-01-07T20:45", "speech", "I'll take my tablet after this episode."),
     ("2027-01-07T20:50", "speech", "Stan: I never did post that letter of yours, sorry."),
+    ("2027-01-07T20:55", "speech", "Karen: Hiya Dad, it's me. How did it go at the eye clinic?"),
+    ("2027-01-07T21:59", "note", "night drops - Latanoprost - done"),
 ]
-AT = parse_time_ms("2027-01-07T21:00")
+AT = parse_time_ms("2027-01-07T22:30")
 
 
 @pytest.fixture()
@@ -40,3 +42,9 @@ def test_a_yes_said_another_way_by_the_one_asked_about(store):
 ])
 def test_no_yes_from_a_line_that_does_not_say_it(store, question):
     assert not said(store, question, AT).startswith("It seems so, yes")
+
+
+def test_someone_the_log_only_calls_so_to_their_face_is_the_wearer(store):
+    """'Dad' is only Karen's word to the wearer: a carer asking 'did dad do his drops' asks about the wearer."""
+    answer = said(store, "did dad do his latanoprost", AT)
+    assert answer.startswith("It seems so, yes") and "21:59" in answer
