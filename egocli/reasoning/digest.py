@@ -161,7 +161,7 @@ def digest(asked: Asked, plan: QuestionPlan) -> Finding:
     elif plan.action:  # 'what did I do at work yesterday': the stretch spent there, that day
         if not asked.scope.windows:  # 'what happened in the budget review?': its latest time, whenever
             lo, label = -(2 ** 62), "today"
-        spent = stretch(asked, plan.action, lo, hi)
+        spent = occasion(asked, plan.action, lo, hi)  # at work: the day's stay there; at lunch: its sitting
         if spent is None:
             return nothing(Matcher(asked.store, asked.scope, asked.embedder), "digest", plan.action, asked.stamp)
         lo, hi = spent

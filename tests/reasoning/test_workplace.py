@@ -35,6 +35,8 @@ def test_a_day_at_work_is_the_stretch_among_signs_of_working(tmp_path):
     assert said(store, "how long was i at work yesterday", at).startswith("8 h 26 min, from yesterday at 07:38")
     assert "16:04" in said(store, "when did i leave work yesterday", at)
     assert "07:38" in said(store, "what time did i get to work yesterday", at)
+    told = said(store, "what did i do at work yesterday", at)  # the day's stay there, not its last mention
+    assert told.startswith("Yesterday at work") and "cutting two door keys" in told and "Tyre Depot" not in told
 
 
 def test_a_night_shift_seen_at_its_ends_is_one_stay(tmp_path):
