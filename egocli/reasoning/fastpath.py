@@ -148,13 +148,6 @@ def _check(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
     return None if " or " in f" {groups[0]} " else QuestionPlan("check", groups[0])
 
 
-def _medicinal(thing: str) -> bool:
-    """Whether a thing asked the name of is a medicine ('my insulin', 'my morning tablet', 'the day drops')."""
-    stems = terms.stem_all(thing)
-    return "medication" in stems or bool(terms.medicines_named(stems)) or \
-        any(terms.is_medicine(w) for w in terms.words(thing))
-
-
 def _whose(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
     """"What was Helen's first email about?': the first (last) of the kind from that person."""
     person, edge, thing = groups
@@ -231,7 +224,8 @@ RULES: tuple[Rule, ...] = (
     *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
     _rule("name", r"^what (?:is|are|was|were) (?:my |the |her |his |our )?(.+?) called|^what (?:is|was) the name of "
                   r"(?:my |the |her |his |our |that )?(.+?)",
-          lambda groups, scope: QuestionPlan("name", groups[0] or groups[1]) if _medicinal(groups[0] or groups[1]) else None),
+          lambda groups, scope: QuestionPlan("name", groups[0] or groups[1])),
+    _rule("name", r"^who(?: is|'s) (?:my|our) (\w+(?: \w+)?)"),
     _rule("meal", rf"^(?:what|which food) (?:did|have|had|do) (?:i|we) (?:have|eat|make|cook|get|got|had|ate|order|"
                   rf"fix|grab)(?: me| myself| us)?(?: for| at)? (?:my |our |the )?({_MEALS})"),
     _rule("meal", rf"^what (?:was|is|were) (?:in )?(?:my|our|the|for) ({_MEALS})"),

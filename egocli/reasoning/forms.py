@@ -97,7 +97,7 @@ FORMS: tuple[Form, ...] = (
     Form("outcome", "how something turned out (who won the quiz, how did the MOT go); action: the occasion",
          ("action",), outcomes.outcome,
          "How did {action} turn out?", phrased=False),
-    Form("name", "what a medicine of the user's is called (what's my insulin called, the name of my day drops)",
+    Form("name", "what a medicine or a person of the user's is called (what's my insulin called, who is my physio)",
          ("action",), medicines.name, "What is {action} called?", phrased=False),
     Form("planned", "a plan or appointment for a coming day (when am I seeing Anna, what is on next week)",
          ("action",), said.planned, "What is planned: {action}?", phrased=False),

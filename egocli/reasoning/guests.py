@@ -230,7 +230,7 @@ ROLE_LIMIT = 50
 """Events naming a visitor's role read at most."""
 
 
-def named_for(asked: Asked, who: list[str]) -> list[str]:
+def named_for(asked: Asked, who: list[str], signs: bool = True) -> list[str]:
     """The names the log gives people a question calls by what they do ('the boiler engineer': 'your engineer Kyle
     will visit', 'Kyle from Warmhome, here for the boiler service'): the names said in a clause with the role's last
     word, the most often first; none for a name."""
@@ -239,12 +239,50 @@ def named_for(asked: Asked, who: list[str]) -> list[str]:
         role = person.split()
         flt = EventFilter(until_ms=asked.scope.at_ms + 1, limit=ROLE_LIMIT)
         for ev, _, _ in asked.store.search(role[-1], flt):
-            for clause in terms.clauses(ev.content):
+            if not signs and visits.signed(ev):
+                continue  # 'sign - Chorlton Physio - 212 Barlow Moor Road' names the place, not the physio
+            for clause in _clauses(ev.content):
                 if role[-1] in terms.words(clause):
                     for n in terms.names(clause):
                         if not set(terms.words(n)) & set(role):
                             counts[n.lower()] = counts.get(n.lower(), 0) + 1
     return sorted(counts, key=lambda n: -counts[n])
+
+
+_PLACE_WORDS = frozenset(w for p in (*lexicon().outings["buildings"], *lexicon().outings["outdoors"]) for w in p.split())
+"""Words that make a name a place's ('Park Lane Surgery'), not a person's."""
+
+
+def called(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'What's my physio called?', 'who is my dentist?': the name said most often in a clause with the role
+    (`named_for`), cited by the latest line that says both; None when no line names one."""
+    role = terms.words(plan.action)
+    if not role:
+        return None
+    names = [n for n in named_for(asked, [" ".join(role)], signs=False) if not set(n.split()) & _PLACE_WORDS]
+    if not names:
+        return None
+    flt = EventFilter(until_ms=asked.scope.at_ms + 1, limit=ROLE_LIMIT)
+    lines = [ev for ev, _, _ in asked.store.search(f"{role[-1]} {names[0]}", flt)
+             if names[0] in " ".join(terms.words(ev.content)) and role[-1] in terms.words(ev.content)]
+    if not lines:
+        return None
+    ev = max(lines, key=lambda e: e.start_ms)
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    told = " ".join(w.capitalize() for w in names[0].split())
+    return Finding("name", f"{told}: {when}: {ev.content.rstrip(' .')}.", (ev,),
+                   f"{plan.action}: {told}, the name said with it; the latest at {when}: {ev.content}")
+
+
+def _clauses(text: str) -> list[str]:
+    """A line's clauses, a number or a clock cut at its point or colon whole again ('Thu 28 Jan 8.15 with Gemma')."""
+    out: list[str] = []
+    for clause in terms.clauses(text):
+        if out and out[-1][-1:].isdigit() and clause[:1].isdigit():
+            out[-1] = f"{out[-1]}.{clause}"
+        else:
+            out.append(clause)
+    return out
 
 
 def _came(events: list[Event], who: list[str]) -> Event:

@@ -13,7 +13,7 @@ from collections import Counter
 
 from egocli.core.lexicon import lexicon
 from egocli.core.timeutil import local
-from egocli.reasoning import terms
+from egocli.reasoning import guests, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import Finding
@@ -28,10 +28,19 @@ SEARCHED = 50
 _KNOWN = sorted({name for names in terms.KINDS.values() for name in names})
 
 
+def medicinal(thing: str) -> bool:
+    """Whether a thing asked the name of is a medicine ('my insulin', 'my morning tablet', 'the day drops')."""
+    stems = terms.stem_all(thing)
+    return "medication" in stems or bool(terms.medicines_named(stems)) or \
+        any(terms.is_medicine(w) for w in terms.words(thing))
+
+
 def name(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """The medicine the log names most of those the question's words allow, cited by its latest line; None when the
     log names none the lexicon knows (the context is read instead: a model may know the name)."""
     words = terms.words(plan.action)
+    if not medicinal(plan.action):
+        return guests.called(asked, plan)  # 'what's my physio called': a person's name
     kinds = set(terms.medicines_named(terms.stem(w) for w in words))  # the kind said, not those a name implies
     candidates = kinds or set(_KNOWN)
     part = next((w for w in words if w in _PARTS), None)

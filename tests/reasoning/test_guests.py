@@ -197,3 +197,18 @@ def test_a_visitor_is_seen_leaving_by_how_they_looked_coming_in(tmp_path):
     assert stayed.startswith("It seems Kai stayed 2 h 42 min") and "19:13" in stayed  # no frame names him
     once = said(store, "How long did the plumber stay?", parse_time_ms("2027-03-05T21:00"))
     assert "0 s" not in once and once.startswith("I can't tell how long")
+
+
+def test_a_persons_name_is_read_from_the_lines_that_say_their_role(tmp_path):
+    """'What's my physio called?': the name said in a clause with the role (a clock's '8.15' ends no clause), not
+    the place's name on its sign nor a surgery's name beside the doctor's."""
+    store = day_log(tmp_path / "roles.db", [
+        ("2027-01-15T12:01", "text", "sign - Chorlton Physio & Sports Injury Clinic - 212 Barlow Moor Road"),
+        ("2027-01-15T12:41", "note", "physio next Thu 28 Jan 8.15 with Gemma - X exercise 10 each way"),
+        ("2027-01-15T14:47", "note", "GP Dr Anand blood pressure review Tuesday 12 January 10am Park Lane Surgery"),
+        ("2027-01-15T15:44", "note", "GP moved - Tuesday 12th 11.20 not 10 - Dr Anand"),
+    ])
+    at = parse_time_ms("2027-01-15T21:00")
+    assert said(store, "what's my physio called", at).startswith("Gemma: ")
+    assert said(store, "who's my gp", at).startswith("Anand: ")
+    assert not said(store, "what's my dentist called", at).startswith(("Gemma", "Anand"))  # no dentist named

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import medicines
 from egocli.reasoning.understand import by_rules
 
 from .conftest import day_log, said
@@ -41,8 +42,9 @@ def test_a_medicine_asked_by_its_kind_or_its_time_is_named(store, question, name
 
 
 def test_a_name_asked_of_something_else_is_no_medicine_question():
-    assert by_rules("what's my physio called?") is None or by_rules("what's my physio called?").form != "name"
-    assert by_rules("what's my insulin called").form == "name"
+    """Both ask a name; only the insulin's is a medicine's (a physio's is a person's: guests.called)."""
+    assert by_rules("what's my physio called?").form == by_rules("what's my insulin called").form == "name"
+    assert medicines.medicinal("my insulin") and not medicines.medicinal("my physio")
 
 
 def test_a_medicine_the_table_does_not_know_leaves_the_question_to_the_context(tmp_path):
