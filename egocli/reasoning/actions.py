@@ -254,3 +254,24 @@ def _instructs(part: str) -> bool:
     """Whether a clause opens with a verb in its bare form and says how often ('Take ONE tablet daily with food'):
     an instruction, not a thing done ('took', 'taking' are done; 'take cutting board' narrates an act)."""
     return bool(_REGIMEN.search(part)) and _to_do(part)
+
+
+BACKDROP_TIMES = 3
+"""A line said word for word this many times among a thing's mentions is a backdrop ('cycle lane beside a row of
+parked cars' through every ride), not a moment of its own."""
+
+
+def own_doing(found: list[Event]) -> list[Event]:
+    """The mentions that are the wearer doing it: when a frame shows it, not someone else's words about it ('Marta:
+    three sets of ten slow squats, twice a day' is advice, 'ten slow squats by the sofa' the doing)."""
+    if not any(e.modality == "visual" for e in found):
+        return found
+    return [e for e in found if e.modality != "speech" or terms.speaker(e.content).lower() in ("", "me", "i")]
+
+
+def backdrop(found: list[Event]) -> set[str]:
+    """The contents repeated word for word at least BACKDROP_TIMES among the mentions."""
+    seen: dict[str, int] = {}
+    for e in found:
+        seen[e.content] = seen.get(e.content, 0) + 1
+    return {c for c, n in seen.items() if n >= BACKDROP_TIMES}

@@ -203,33 +203,12 @@ def last(asked: Asked, plan: QuestionPlan) -> Finding:
     matcher, found = _found(asked, plan.action)
     if not found:
         return nothing(matcher, "last", plan.action, asked.stamp)
-    backdrop = _backdrop(found)
-    done = _done(found)
+    backdrop = actions.backdrop(found)
+    done = actions.own_doing(found)
     ev = _times(matcher, [e for e in done if e.content not in backdrop] or done, plan.action)[-1][-1]
     when = asked.stamp(ev.start_ms, ev.source_id)
     return Finding("last", voice.did("last", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: last at {when}: {ev.content}")
-
-
-BACKDROP_TIMES = 3
-"""A line said word for word this many times among a thing's mentions is a backdrop ('cycle lane beside a row of
-parked cars' through every ride), not a moment of its own."""
-
-
-def _done(found: list[Event]) -> list[Event]:
-    """The mentions that are the wearer doing it: when a frame shows it, not someone else's words about it ('Marta:
-    three sets of ten slow squats, twice a day' is advice, 'ten slow squats by the sofa' the doing)."""
-    if not any(e.modality == "visual" for e in found):
-        return found
-    return [e for e in found if e.modality != "speech" or terms.speaker(e.content).lower() in ("", "me", "i")]
-
-
-def _backdrop(found: list[Event]) -> set[str]:
-    """The contents repeated word for word at least BACKDROP_TIMES among the mentions."""
-    seen: dict[str, int] = {}
-    for e in found:
-        seen[e.content] = seen.get(e.content, 0) + 1
-    return {c for c, n in seen.items() if n >= BACKDROP_TIMES}
 
 
 def first(asked: Asked, plan: QuestionPlan) -> Finding:
@@ -253,12 +232,12 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
         return matcher.matches(place, verb_first=False)
     if places := placekinds.of_kind(plan.action):
         groups = placekinds.kind_visits(places, find)
-    elif (place := visits.going(plan.action)) and (went := visits.visits(asked, place, find)):
+    elif (place := placekinds.going(plan.action)) and (went := visits.visits(asked, place, find)):
         groups = [[v.begin] for v in went]  # 'go down to dobson's': each visit
     elif (moved := visits.moves(asked, plan.action, find)) is not None:
         groups = [[e] for e in moved]  # 'go out', 'leave the house': each setting out seen
     else:
-        groups = visits.closed(_times(matcher, _done(found), plan.action)) if found else []
+        groups = visits.closed(_times(matcher, actions.own_doing(found), plan.action)) if found else []
     if not groups:
         return nothing(matcher, "count", plan.action, asked.stamp)
     return tally(groups, plan.action, asked.stamp)

@@ -102,25 +102,6 @@ def move(phrase: str) -> Move | None:
     return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
 
 
-def going(phrase: str) -> str:
-    """The place a phrase asks about going to ('go down to dobson's', 'been to the pharmacy', 'pop into the co-op'),
-    else '' (home, out, or no verb of going: 'go out' is a move, 'go shopping' an act)."""
-    tokens = words(phrase)
-    verbs = _LEX["going_verbs"]
-    if not tokens or not (stem(tokens[0]) in verbs or (len(tokens) > 1 and f"{stem(tokens[0])}_{tokens[1]}" in verbs)):
-        return ""
-    rest = tokens[1:]
-    if not rest or (rest[0] not in _GOING_PARTICLES and stem(tokens[0]) not in _LEX["going_direct"]):
-        return ""  # 'go shopping', 'get the bus'
-    while rest and rest[0] in _GOING_PARTICLES:
-        rest = rest[1:]
-    place = bare(rest)
-    return "" if not place or place[0] in _HOME_WORDS or place[0] == "out" else " ".join(place)
-
-
-_GOING_PARTICLES = frozenset(_LEX["going_particles"])
-
-
 def bare(tokens: list[str]) -> list[str]:
     """A place's words without the prepositions and articles before them ('at the office' -> 'office')."""
     while tokens and tokens[0] in _LEADING and not (len(tokens) == 1 and tokens[0] in _HOME_WORDS):

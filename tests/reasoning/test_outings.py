@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from egocli.core.timeutil import parse_time_ms
-from egocli.reasoning import outings, visits
+from egocli.reasoning import outings, placekinds, visits
 from egocli.store import Event
 
 from .conftest import day_log, said
@@ -177,7 +177,7 @@ def test_where_one_went_after_a_stay_is_a_place_seen_before_the_end_seen(tmp_pat
     ("pop into the co-op", "co op"), ("go out", ""), ("go home", ""), ("go shopping", ""), ("get the bus", ""),
 ])
 def test_a_phrase_names_the_place_it_goes_to(phrase, place):
-    assert visits.going(phrase) == place
+    assert placekinds.going(phrase) == place
 
 
 def test_each_visit_and_each_outing_is_counted_and_a_call_from_the_place_is_no_visit(tmp_path):
