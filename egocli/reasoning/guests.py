@@ -274,6 +274,39 @@ def called(asked: Asked, plan: QuestionPlan) -> Finding | None:
                    f"{plan.action}: {told}, the name said with it; the latest at {when}: {ev.content}")
 
 
+_MEETING = frozenset({"see", "saw", "seen", "meet", "met", "talk", "talked", "speak", "spoke", "chat", "chatted"})
+"""Verbs of 'who did I see at the eye clinic?': the people heard there."""
+
+
+def met(asked: Asked, phrase: str) -> Finding | None:
+    """'Who did I see (talk to) at the eye clinic?': the people heard speaking through the latest visit there, in
+    the order they first spoke, each cited by their first line; None for any other question."""
+    said = terms.words(phrase)
+    if terms.words(asked.question)[:1] != ["who"] or not said or said[0] not in _MEETING:
+        return None
+    rest = said[1:]
+    while rest and rest[0] in ("to", "with", "at", "in"):
+        rest = rest[1:]
+    place = " ".join(visits.bare(rest))
+    if not place:
+        return None
+    matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    seen = visits.visits(asked, place, lambda p: matcher.matches(p, verb_first=False))
+    if not seen:
+        return None
+    begin, end = seen[-1].begin, seen[-1].end
+    hi = end.start_ms if end is not None else min(begin.start_ms + DESCRIBED_MS, asked.scope.at_ms + 1)
+    heard: dict[str, Event] = {}
+    for ev in asked.store.events(EventFilter(since_ms=begin.start_ms, until_ms=hi + 1, modalities=("speech",))):
+        who = terms.speaker(ev.content)
+        if who and who.lower() not in ("me", "i") and who not in heard:
+            heard[who] = ev
+    if not heard:
+        return None
+    told = "; ".join(f"{who} ({asked.stamp(ev.start_ms, ev.source_id)}: {ev.content})" for who, ev in heard.items())
+    return Finding("list", f"At the {place}: {told}.", tuple(heard.values()), f"heard at the {place}: {told}")
+
+
 def _clauses(text: str) -> list[str]:
     """A line's clauses, a number or a clock cut at its point or colon whole again ('Thu 28 Jan 8.15 with Gemma')."""
     out: list[str] = []

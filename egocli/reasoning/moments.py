@@ -136,6 +136,8 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
                           for e in shown)
         more = f" ({len(of_kind)} in all, the last {SHOWN} shown)" if len(of_kind) > SHOWN else ""
         return Finding("list", f"{lines}{more}.", tuple(shown), f"{plan.action}: {lines}{more}")
+    if (heard := guests.met(asked, plan.action)) is not None:  # 'who did I see at the eye clinic?'
+        return heard
     said = plan.action.split()
     if not plan.relation and len(said) > 2 and said[1] in ("at", "from") and said[0] in _GETTING:
         bought = digest.digest(asked, QuestionPlan("digest", " ".join(said[2:]), relation="bought"))

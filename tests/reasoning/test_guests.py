@@ -212,3 +212,16 @@ def test_a_persons_name_is_read_from_the_lines_that_say_their_role(tmp_path):
     assert said(store, "what's my physio called", at).startswith("Gemma: ")
     assert said(store, "who's my gp", at).startswith("Anand: ")
     assert not said(store, "what's my dentist called", at).startswith(("Gemma", "Anand"))  # no dentist named
+
+
+def test_who_one_saw_at_a_place_is_who_was_heard_there(tmp_path):
+    """The people heard through the latest visit, in the order they first spoke; not those heard at home after."""
+    store = day_log(tmp_path / "clinic.db", [
+        ("2027-01-06T10:04", "text", "sign - Kingsmead Hospital Eye Clinic - Lister Wing"),
+        ("2027-01-06T10:12", "speech", "Receptionist: Mr Mallory, ten forty with Mr Osei. Take a seat."),
+        ("2027-01-06T11:10", "speech", "Mr Osei: The right eye's stable, no fluid at all."),
+        ("2027-01-06T11:40", "visual", "leaving the eye clinic, the lift down to the ground floor"),
+        ("2027-01-06T13:00", "speech", "Stan: Afternoon, Frank."),
+    ])
+    told = said(store, "who did i see at the eye clinic", parse_time_ms("2027-01-06T21:00"))
+    assert told.startswith("At the eye clinic: Receptionist") and "Mr Osei (" in told and "Stan" not in told
