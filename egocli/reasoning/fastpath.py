@@ -274,7 +274,7 @@ RULES: tuple[Rule, ...] = (
     _rule("said", r"^what (?:did|does|has) (?!i\b)(.+?) (?:say|said|tell me|tell us|ask(?: me)?(?: to do| for)?|"
                   r"want(?: me)?(?: (?:not )?to (?:do|forget|remember|bring|get|buy|know|send))?|need(?: from me| me to do)?|"
                   r"mention|suggest|recommend|reply|answer|write)(?:,? and (?:by )?when)?(?: (?:about|on|regarding) (.+?)|"
-                  r" ((?:at|in|during) .+?))?",
+                  r" ((?:at|in|during|after|when|while) .+?))?",
           _said),
     _rule("said", r"^(?:did|has|had) (?!i\b)(\w+(?: \w+)?) (?:say|said|tell me|mention|write|reply)(?: that| whether| if)? (.+?)",
           _said_whether),

@@ -40,7 +40,9 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
     speaker = _strip(plan.action)
     first, _, rest = plan.other.partition(" ")
     occasion = digest.stretch(asked, rest, -(2 ** 62), asked.scope.at_ms + 1) if first in _AT and rest else None
-    topic = terms.terms(plan.other) if plan.other and occasion is None else []
+    if first == "after" and occasion is not None:  # 'after the game': from its end on
+        occasion = (occasion[1], occasion[1] + NEAR_MS)
+    topic = terms.terms(plan.other) if plan.other and occasion is None and first not in _WHEN else []
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     lines = _spoken_by(asked, speaker) if speaker and speaker not in ("i", "me", "you") else []
     if occasion is not None:
@@ -67,9 +69,12 @@ def said(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return Finding("said", f"{verdict}{text}.", tuple(shown), f"what was said ({speaker or plan.other}): {text}")
 
 
-_AT = frozenset({"at", "in", "during"})
+_AT = frozenset({"at", "in", "during", "after"})
 """Words before an occasion some words were said at ('what did Helen say in the team meeting?'): her words while
-it went on (digest.stretch), not her words that name it."""
+it went on (digest.stretch), not her words that name it; 'after the game', those after its end."""
+_WHEN = frozenset({"when", "while"})
+"""Words before a time that is the speaker's own doing ('what did Gordon say when he came round?'): their latest
+words, no topic."""
 
 
 def _whether(topic: list[str], lines: list[Event]) -> str:

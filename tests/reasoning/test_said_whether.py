@@ -57,3 +57,19 @@ def test_what_someone_said_at_an_occasion_is_their_words_there_not_about_it(tmp_
     ])
     told = said(store, "what did helen say in the budget review", parse_time_ms("2027-01-15T18:00"))
     assert "hundred and twelve" in told and "cake" not in told and "bring your numbers" not in told
+
+
+def test_words_said_when_someone_came_or_after_an_occasion(tmp_path):
+    """'When he came round' is the speaker's own visit, no topic to rank by; 'after the game' is from its end on."""
+    store = day_log(tmp_path / "words.db", [
+        ("2026-12-14T14:00", "visual", "the match kicking off, Ellie in goal"),
+        ("2026-12-14T14:30", "speech", "coach: keep your shape, girls"),
+        ("2026-12-14T15:30", "visual", "the final whistle, the match over, two all"),
+        ("2026-12-14T15:38", "speech", "coach: well played girls, a draw's a fair result in this mud."),
+        ("2026-12-14T17:14", "speech", "Gordon: Evening, Jess! Brought your leaf blower back."),
+        ("2026-12-14T17:18", "speech", "Gordon: Oh, and recycling's Thursday this week."),
+    ])
+    at = parse_time_ms("2026-12-14T21:00")
+    assert "leaf blower" in said(store, "what did gordon say when he came round", at)
+    after = said(store, "what did the coach say after the match", at)
+    assert "fair result" in after and "keep your shape" not in after
