@@ -159,6 +159,30 @@ def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | N
     return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
 
 
+_SENT_KIND = {"call": "call", "ring": "call", "rang": "call", "rung": "call", "phon": "call", "text": "message",
+              "messag": "message", "whatsapp": "message", "email": "email", "e-mail": "email"}
+"""A verb of getting in touch -> the kind of event it sends (kinds.py: 'when did Jo last text me?' is her
+latest message)."""
+_SENT = r"(?:" + "|".join(sorted(_SENT_KIND, key=len, reverse=True)) + r")\w*"
+
+
+def _sent(verb: str) -> str:
+    """The _SENT_KIND key a verb opens with ('texted': 'text', 'phoned': 'phon')."""
+    return next(k for k in sorted(_SENT_KIND, key=len, reverse=True) if verb.startswith(k))
+
+
+def _bare(person: str) -> str:
+    """A person without the word before them ('our leanne': leanne)."""
+    said = person.split()
+    return " ".join(said[1:]) if len(said) > 1 and said[0] in ("our", "my") else person
+
+
+def _from_person(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
+    """'When did our Leanne last text me?': the last (first) event of the kind the verb sends from them."""
+    who, edge, verb = groups
+    return QuestionPlan("first" if edge == "first" else "last", f"{_SENT_KIND[_sent(verb)]} from {_bare(who)}")
+
+
 def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
     """'What time did Irene turn up?', 'how long did the plumber stay?': someone else's visit."""
     who, verb = groups
@@ -244,8 +268,13 @@ RULES: tuple[Rule, ...] = (
           lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}" if groups[0] else "calls")),
     _rule("duration", rf"^(?:for )?how long (?:was|were|did) {_PERSON} (?:on the phone|talk|speak|chat|ring for)(?: for)?",
           lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}")),
-    _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
-          lambda groups, scope: QuestionPlan("last", f"call from {groups[0]}")),
+    _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} (?:(last|first) )?({_SENT})"
+                  r"(?: me| us)?(?: back)?", _from_person),
+    _rule("last", rf"^(?:when|what time) was the (last|first) time (?:that )?{_PERSON} ({_SENT})(?: me| us)?(?: back)?",
+          lambda groups, scope: _from_person((groups[1], groups[0], groups[2]), scope)),
+    _rule("said", rf"^what did {_PERSON} ({_SENT})(?: me| us)?(?: about(?: (.+?))?)?",
+          lambda groups, scope: QuestionPlan("said", f"{_SENT_KIND[_sent(groups[1])]} from {_bare(groups[0])}",
+                                             groups[2] or "")),
     _rule("which", rf"^(?:did|was|were|had|have|has) (?:i |we )?(.+?),? (?:before or after|after or before) "
                    rf"(?:i |we )?{_THE}(.+?)", _before_or_after),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "

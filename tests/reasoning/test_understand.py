@@ -82,6 +82,9 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     assert not parse_scope("What did I do on Tuesday?", AT).future
     assert _plan("have i booked the taxi for tomorrow") == ("exists", ("booked the taxi",))  # its day: no words of it
     assert _plan("sunday: when did i use the blue inhaler") == ("last", ("use the blue inhaler",))  # the day first
+    assert _plan("when did our leanne last text me") == ("last", ("message from leanne",))  # what the verb sends
+    assert _plan("when was the first time dad phoned") == ("first", ("call from dad",))
+    assert _plan("what did Sam text me about yesterday?") == ("said", ("message from sam", ""))
     assert _plan("wednesday - what time did i get back home")[0] == "last"
 
 
