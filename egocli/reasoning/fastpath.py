@@ -390,6 +390,8 @@ RULES: tuple[Rule, ...] = (
     _rule("why", r"^why (?:is|are|was|were|did|does|do|has|have|had|can't|cannot|couldn't|won't|wouldn't|isn't|wasn't|"
                  r"didn't) (.+?)"),
     _rule("exists", r"^(?:did|has|have|had|does) (?!i\b|you\b)(.+?)", _exists),
+    _rule("guest", rf"^(?:when|what time|at what time) did {_PERSON} (?:take|bring|drive|walk) {_PERSON} "
+                   r"(?:home|back)", lambda groups, scope: QuestionPlan("guest", groups[1], relation="leave")),
     _rule("check", r"^(?:is|are|am) (?!(?:it|there|that|this)\b)(?:i |we )?(.+?)", _check),
 )
 """Tried in order; the first rule whose pattern matches and whose build gives a plan wins."""

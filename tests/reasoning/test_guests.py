@@ -39,6 +39,7 @@ def store(tmp_path):
     ("How long was the plumber here?", "stay", "the plumber"),
     ("how long was kai here for", "stay", "kai"),
     ("Can you tell me how long the plumber was here?", "stay", "the plumber"),
+    ("When did Leanne take Kai home?", "leave", "kai"),  # the one taken home is the one who left
 ])
 def test_a_question_about_someone_elses_visit_is_read_as_one(question, relation, who):
     plan = understand.by_rules(question)
