@@ -159,10 +159,9 @@ def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | N
     return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
 
 
-_SENT_KIND = {"call": "call", "ring": "call", "rang": "call", "rung": "call", "phon": "call", "text": "message",
-              "messag": "message", "whatsapp": "message", "email": "email", "e-mail": "email"}
-"""A verb of getting in touch -> the kind of event it sends (kinds.py: 'when did Jo last text me?' is her
-latest message)."""
+_SENT_KIND = dict(pair.split(":") for pair in lexicon().verbs["sending"])
+"""A verb of getting in touch, by how it opens -> the kind of event it sends (kinds.py: 'when did Jo last text me?'
+is her latest message)."""
 _SENT = r"(?:" + "|".join(sorted(_SENT_KIND, key=len, reverse=True)) + r")\w*"
 
 

@@ -274,7 +274,7 @@ def called(asked: Asked, plan: QuestionPlan) -> Finding | None:
                    f"{plan.action}: {told}, the name said with it; the latest at {when}: {ev.content}")
 
 
-_MEETING = frozenset({"see", "saw", "seen", "meet", "met", "talk", "talked", "speak", "spoke", "chat", "chatted"})
+_MEETING = lexicon().verbs["meeting"]
 """Verbs of 'who did I see at the eye clinic?': the people heard there."""
 
 

@@ -32,8 +32,8 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
         _by_someone(asked, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
 
 
-_PHONING = frozenset(terms.stem(w) for w in lexicon().verbs["phoning"]) | {"rang", "rung"}
-"""Words of someone phoning ('Leanne rang'), stemmed but for the irregular past."""
+_PHONING = tuple(opening for opening, kind in (p.split(":") for p in lexicon().verbs["sending"]) if kind == "call")
+"""How the words of someone phoning open ('Leanne rang', 'Dad phoned')."""
 
 
 def _someones(asked: Asked, phrase: str) -> Event | None:
@@ -44,7 +44,7 @@ def _someones(asked: Asked, phrase: str) -> Event | None:
     said = words(phrase)
     while said and said[-1] in ("me", "us", "back"):
         said = said[:-1]
-    if len(said) < 2 or not (said[-1] in _PHONING or terms.stem(said[-1]) in _PHONING):
+    if len(said) < 2 or not said[-1].startswith(_PHONING):
         return None
     calls = kinds.events(asked.store, asked.scope, f"call from {' '.join(said[:-1])}")
     return calls[-1] if calls else None
