@@ -159,15 +159,8 @@ def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | N
     return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
 
 
-_SENT_KIND = dict(pair.split(":") for pair in lexicon().verbs["sending"])
-"""A verb of getting in touch, by how it opens -> the kind of event it sends (kinds.py: 'when did Jo last text me?'
-is her latest message)."""
-_SENT = r"(?:" + "|".join(sorted(_SENT_KIND, key=len, reverse=True)) + r")\w*"
-
-
-def _sent(verb: str) -> str:
-    """The _SENT_KIND key a verb opens with ('texted': 'text', 'phoned': 'phon')."""
-    return next(k for k in sorted(_SENT_KIND, key=len, reverse=True) if verb.startswith(k))
+_SENT = r"(?:" + "|".join(sorted(kinds.SENDING, key=len, reverse=True)) + r")\w*"
+"""A verb of getting in touch ('texted', 'phoned', 'rang')."""
 
 
 def _bare(person: str) -> str:
@@ -179,7 +172,7 @@ def _bare(person: str) -> str:
 def _from_person(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan:
     """'When did our Leanne last text me?': the last (first) event of the kind the verb sends from them."""
     who, edge, verb = groups
-    return QuestionPlan("first" if edge == "first" else "last", f"{_SENT_KIND[_sent(verb)]} from {_bare(who)}")
+    return QuestionPlan("first" if edge == "first" else "last", f"{kinds.sent_by(verb)} from {_bare(who)}")
 
 
 def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
@@ -272,8 +265,7 @@ RULES: tuple[Rule, ...] = (
     _rule("last", rf"^(?:when|what time) was the (last|first) time (?:that )?{_PERSON} ({_SENT})(?: me| us)?(?: back)?",
           lambda groups, scope: _from_person((groups[1], groups[0], groups[2]), scope)),
     _rule("said", rf"^what did {_PERSON} ({_SENT})(?: me| us)?(?: about(?: (.+?))?)?",
-          lambda groups, scope: QuestionPlan("said", f"{_SENT_KIND[_sent(groups[1])]} from {_bare(groups[0])}",
-                                             groups[2] or "")),
+          lambda groups, scope: QuestionPlan("said", f"{kinds.sent_by(groups[1])} from {_bare(groups[0])}", groups[2] or "")),
     _rule("which", rf"^(?:did|was|were|had|have|has) (?:i |we )?(.+?),? (?:before or after|after or before) "
                    rf"(?:i |we )?{_THE}(.+?)", _before_or_after),
     _rule("which", rf"^(?:which|what)(?: one)? (?:did i do|came|happened|did i|was) ({_ORDER})\W+{_THE}(.+?),? "

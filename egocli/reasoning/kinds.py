@@ -207,3 +207,13 @@ def of_modality(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
     found = {ev.id: ev for lo, hi in spans
              for ev in store.events(EventFilter(since_ms=lo, until_ms=hi, modalities=(modality,), limit=5000))}
     return sorted(found.values(), key=lambda ev: (ev.start_ms, ev.id))
+
+
+SENDING = dict(pair.split(":") for pair in lexicon().verbs["sending"])
+"""A verb of getting in touch, by how it opens -> the kind of event it sends ('when did Jo last text me?': her
+latest message)."""
+
+
+def sent_by(verb: str) -> str:
+    """The kind of event a verb of getting in touch sends ('texted': message, 'phoned': call)."""
+    return SENDING[next(k for k in sorted(SENDING, key=len, reverse=True) if verb.startswith(k))]

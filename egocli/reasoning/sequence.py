@@ -13,7 +13,7 @@ from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
-from egocli.core.lexicon import lexicon, words
+from egocli.core.lexicon import words
 from egocli.core.timeutil import local
 
 
@@ -32,7 +32,7 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
         _by_someone(asked, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
 
 
-_PHONING = tuple(opening for opening, kind in (p.split(":") for p in lexicon().verbs["sending"]) if kind == "call")
+_PHONING = tuple(opening for opening, kind in kinds.SENDING.items() if kind == "call")
 """How the words of someone phoning open ('Leanne rang', 'Dad phoned')."""
 
 
