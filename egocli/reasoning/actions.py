@@ -266,7 +266,7 @@ def own_doing(found: list[Event]) -> list[Event]:
     three sets of ten slow squats, twice a day' is advice, 'ten slow squats by the sofa' the doing)."""
     if not any(e.modality == "visual" for e in found):
         return found
-    return [e for e in found if e.modality != "speech" or terms.speaker(e.content).lower() in ("", "me", "i")]
+    return [e for e in found if e.modality != "speech" or not terms.speaker(e.content)]  # 'Me:' names no one
 
 
 def backdrop(found: list[Event]) -> set[str]:

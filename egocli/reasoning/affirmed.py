@@ -58,7 +58,7 @@ CANDIDATES = 10
 
 def _says(asked: Asked, phrase: str, rest: list[str], near: Event) -> Finding | None:
     """The yes a line says of the question's words `rest` (module doc), else None."""
-    verb, others = terms.terms(rest[0]), [t for t in terms.terms(" ".join(rest[1:]))]
+    verb, others = terms.terms(rest[0]), terms.terms(" ".join(rest[1:]))
     line = set(terms.terms(near.content))
     said_verb = bool(set(verb) & line)
     missing = [t for t in others if t not in line]
@@ -98,9 +98,9 @@ def _named(asked: Asked, who: str) -> bool:
 def _theirs(ev: Event, subject: str) -> bool:
     """Whether a line tells of the subject's doing: the wearer's own line (no one else speaking it) for '', the
     person's own words or a line naming them otherwise."""
-    speaker = terms.speaker(ev.content).lower()
+    speaker = terms.speaker(ev.content).lower()  # '' for the wearer's own words
     if not subject:  # a sign, a letter or a calendar read tells of no doing of one's own
-        return ev.modality in ("visual", "note") or (ev.modality == "speech" and speaker in ("", "me", "i"))
+        return ev.modality in ("visual", "note") or (ev.modality == "speech" and not speaker)
     return speaker == subject or (ev.modality == "visual" and subject in words(ev.content))
 
 

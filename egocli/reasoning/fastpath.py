@@ -159,7 +159,7 @@ def _kind_list(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | N
     return QuestionPlan("list", groups[0]) if kinds.asked(groups[0]) is not None and not groups[1] else None
 
 
-_SENT = r"(?:" + "|".join(sorted(kinds.SENDING, key=len, reverse=True)) + r")\w*"
+_SENT = r"(?:" + "|".join(kinds.SENDING_OPENINGS) + r")\w*"
 """A verb of getting in touch ('texted', 'phoned', 'rang')."""
 
 

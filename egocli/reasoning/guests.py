@@ -299,7 +299,7 @@ def met(asked: Asked, phrase: str) -> Finding | None:
     heard: dict[str, Event] = {}
     for ev in asked.store.events(EventFilter(since_ms=begin.start_ms, until_ms=hi + 1, modalities=("speech",))):
         who = terms.speaker(ev.content)
-        if who and who.lower() not in ("me", "i") and who not in heard:
+        if who and who not in heard:  # terms.speaker names no one for the wearer's own 'Me:'
             heard[who] = ev
     if not heard:
         return None

@@ -214,6 +214,10 @@ SENDING = dict(pair.split(":") for pair in lexicon().verbs["sending"])
 latest message)."""
 
 
+SENDING_OPENINGS = tuple(sorted(SENDING, key=len, reverse=True))
+"""The openings of SENDING, the longest first ('e-mail' before 'email')."""
+
+
 def sent_by(verb: str) -> str:
     """The kind of event a verb of getting in touch sends ('texted': message, 'phoned': call)."""
-    return SENDING[next(k for k in sorted(SENDING, key=len, reverse=True) if verb.startswith(k))]
+    return SENDING[next(k for k in SENDING_OPENINGS if verb.startswith(k))]

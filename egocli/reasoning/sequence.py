@@ -71,15 +71,20 @@ def _by_someone(asked: Asked, relation: str, phrase: str) -> Finding | None:
     near = [e for e in store_windows.overlapping(asked.store, lo, min(hi, asked.scope.at_ms + 1), None, 400)
             if (e.start_ms < anchor.start_ms if before else e.start_ms > anchor.start_ms) and e.id != anchor.id
             and (e.modality in ("visual", "note") or (e.modality == "speech" and not _heard(e)
-                                                     and terms.speaker(e.content).lower() in ("", "me", "i")))]
+                                                     and not terms.speaker(e.content)))]
     kept = _unscenic(near, asked.store, anchor.start_ms)
     kept = [e for e in kept if _doing(e)] or kept
-    other = (kept[-1] if before else kept[0]) if kept else None
-    at = asked.stamp(anchor.start_ms, anchor.source_id)
+    return _told(phrase, relation, anchor, (kept[-1] if before else kept[0]) if kept else None, asked.stamp)
+
+
+def _told(phrase: str, relation: str, anchor: Event, other: Event | None, stamp) -> Finding:
+    """What came `relation` the anchor, said with it ('Today at 13:06: float bag found ... (before the phone
+    buzzing ... at 13:21)'), or that nothing is logged then."""
+    at = stamp(anchor.start_ms, anchor.source_id)
     if other is None:
         return Finding("next", f"Nothing in the log {relation} {at}.", (anchor,), f"{phrase} at {at}; nothing "
                        f"logged {relation}")
-    when = asked.stamp(other.start_ms, other.source_id)
+    when = stamp(other.start_ms, other.source_id)
     return Finding("next", f"{when}: {other.content} ({relation} {anchor.content} at {at}).", (other, anchor),
                    f"{phrase} at {at}; {relation} it, at {when}: {other.content}")
 
@@ -232,11 +237,4 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
         near = [e for e in near if e.start_ms < start and e.id not in about and not _heard(e)]
         kept = _unscenic(near, store, start)
         other = next(reversed([e for e in kept if _doing(e)] or kept), None)
-    anchor = group[-1] if relation == "after" else group[0]
-    if other is None:
-        return Finding("next", f"Nothing in the log {relation} {stamp(anchor.start_ms, anchor.source_id)}.",
-                       (anchor,), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; nothing logged {relation}")
-    when = stamp(other.start_ms, other.source_id)
-    text = f"{when}: {other.content} ({relation} {anchor.content} at {stamp(anchor.start_ms, anchor.source_id)})."
-    return Finding("next", text, (other, anchor), f"{phrase} at {stamp(anchor.start_ms, anchor.source_id)}; "
-                   f"{relation} it, at {when}: {other.content}")
+    return _told(phrase, relation, group[-1] if relation == "after" else group[0], other, stamp)

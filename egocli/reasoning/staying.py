@@ -71,9 +71,14 @@ def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit], found: S
                        f"were {how} ({end.content}).", (begin, end),
                        f"{phrase}: from {when} ({begin.content}); {how} at {until} ({end.content}): about {lasted}, "
                        f"inferred", False)
-    when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("duration", f"I can't tell how long: I only see one moment of it, {when}: {ev.content}.", (ev,),
-                   f"{phrase}: one moment only, at {when}: {ev.content}; how long is not in the log", False)
+    return no_length(asked.stamp(ev.start_ms, ev.source_id), ev, phrase)
+
+
+def no_length(when: str, ev: Event, phrase: str, seen: str = "one moment of it,") -> Finding:
+    """'I can't tell how long: I only see one moment of it, today at 15:00: ...': a thing whose log holds no
+    length, said so and cited (`seen`: what of it the log holds, 'it begin,' or 'moments of it, the last')."""
+    return Finding("duration", f"I can't tell how long: I only see {seen} {when}: {ev.content}.", (ev,),
+                   f"{phrase}: {seen} {when}: {ev.content}; how long is not in the log", False)
 
 
 def moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
@@ -103,19 +108,8 @@ def recorded(asked: Asked, mentions: list[Event]) -> tuple[Event, Event] | None:
     lines = [e for e in store_windows.overlapping(asked.store, lo - MOVED_ON_MS, min(hi + MOVED_ON_MS,
                                                                                        asked.scope.at_ms + 1),
                                                   source, 5000) if e.start_ms <= asked.scope.at_ms]
-    at = next((i for i, e in enumerate(lines) if e.id == mentions[0].id), None)
-    if at is None:
+    held = next((run for run in stretches(lines, RECORDING_GAP_MS) if any(e.id == mentions[0].id for e in run)), None)
+    if held is None or held[-1].start_ms < hi or 2 * (hi - lo) < held[-1].end_ms - held[0].start_ms:
         return None
-    first = at
-    while first and lines[first].start_ms - lines[first - 1].start_ms <= RECORDING_GAP_MS:
-        first -= 1
-    last = at
-    while last + 1 < len(lines) and lines[last + 1].start_ms - lines[last].start_ms <= RECORDING_GAP_MS:
-        last += 1
-    held = lines[first:last + 1]
-    if held[-1].start_ms < hi or any(signed(e) or (e.modality == "visual" and MOVING.search(e.content.lower()))
-                                     for e in held):
-        return None
-    if 2 * (hi - lo) < held[-1].end_ms - held[0].start_ms:
-        return None
-    return held[0], held[-1]
+    elsewhere = any(signed(e) or (e.modality == "visual" and MOVING.search(e.content.lower())) for e in held)
+    return None if elsewhere else (held[0], held[-1])

@@ -319,11 +319,8 @@ def _took(groups: list[list[Event]], phrase: str, stamp, spent: bool = False) ->
     lasting = [g for g in groups if max(e.end_ms for e in g) - g[0].start_ms >= MOMENT_GAP_MS]
     if not lasting:  # only moments of it: a clip's few seconds are not how long it took
         ev = groups[-1][-1]
-        when = stamp(ev.start_ms, ev.source_id)
-        return Finding("duration", f"I can't tell how long: I only see {'moments' if len(groups) > 1 else 'one moment'}"
-                       f" of it, the last {when}: {ev.content}.", (ev,),
-                       f"{phrase}: {len(groups)} moment(s), the last at {when}: {ev.content}; how long is not in the log",
-                       False)
+        return staying.no_length(stamp(ev.start_ms, ev.source_id), ev, phrase,
+                                 "moments of it, the last" if len(groups) > 1 else "one moment of it, the last")
     last = groups[-1] if spent else lasting[-1]
     took = max(e.end_ms for e in last) - last[0].start_ms
     total = sum(max(e.end_ms for e in g) - g[0].start_ms for g in groups)

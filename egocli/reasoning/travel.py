@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import retrieval, temporal, terms, visits
+from egocli.reasoning import retrieval, staying, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -234,9 +234,7 @@ def ride_time(asked: Asked, phrase: str) -> Finding | None:
                     (visits.signed(e) or (e.modality == "visual" and visits.arrives(e)))), None)
         last, inferred = (end, True) if end is not None else (last, False)
     if last.start_ms <= first.start_ms:  # one moment of it and nothing after: when, not how long
-        when = asked.stamp(first.start_ms, first.source_id)
-        return Finding("duration", f"I can't tell how long: I only see it begin, {when}: {first.content}.", (first,),
-                       f"{phrase}: one moment only, at {when}: {first.content}; how long is not in the log", False)
+        return staying.no_length(asked.stamp(first.start_ms, first.source_id), first, phrase, "it begin,")
     lasted = say_duration(last.start_ms - first.start_ms)
     span = f"from {asked.stamp(first.start_ms, first.source_id)} ({first.content}) to " \
         f"{asked.stamp(last.start_ms, last.source_id)} ({last.content})"
