@@ -52,6 +52,9 @@ class Lexicon:
     """How an act is asked to have been done ('on time') -> what a line says when it was not (a pattern)."""
     outings: dict[str, tuple[str, ...]]
     """What a frame shows at home (home_rooms) and out of doors (outdoors, from_outside)."""
+    answers: dict[str, tuple[str, ...]]
+    """Openings of a question by the kind of answer it asks for (person, number, date) and of one about something
+    to come (coming; not_coming: words that undo it)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -81,7 +84,8 @@ def lexicon() -> Lexicon:
                    {k: tuple(v) for k, v in raw["travel"].items()},
                    {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
                     "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]),
-                   {k: tuple(v) for k, v in raw["outings"].items()})
+                   {k: tuple(v) for k, v in raw["outings"].items()},
+                   {k: tuple(v) for k, v in raw["answers"].items()})
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

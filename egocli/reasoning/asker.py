@@ -306,6 +306,8 @@ def best_hit(ctx: Context) -> Event | None:
     shown = {e.id for e in ctx.storyline.events}
     ranked = [h.event for h in retrieval.answer_order(ctx.hits, ctx.scope.backwards) if h.event.id in shown]
     ranked = retrieval.typed_first(ctx.question, ranked)  # 'who moved my keys?': a line where someone is
+    if retrieval.asks_coming(ctx.question):  # a plan's latest word stands
+        ranked = retrieval.newest_word(ctx.question, ranked)
     return ranked[0] if ranked else None
 
 

@@ -16,6 +16,7 @@ from egocli.reasoning.scope import TIME_TAG, Scope
 from egocli.store import Event, EventFilter, Store
 from egocli.store import vectors
 from egocli.store import windows as store_windows
+from egocli.core.lexicon import lexicon, words as lexicon_words
 from egocli.core.words import STOPWORDS
 
 log = logging.getLogger(__name__)
@@ -153,17 +154,69 @@ def answer_order(hits: Sequence[Hit], backwards: bool = False) -> list[Hit]:
 
 TYPED_REACH = 3
 """How many of the best lines a question's kind of answer (a person for 'who') may choose among."""
-_SOMEONE = ("who", "who's")
-"""First words of a question whose answer is a person."""
+
+
+def _opens(question: str, openings: tuple[str, ...]) -> str | None:
+    """The longest of `openings` the question begins with, as whole words ('when' opens 'when's', 'whenever' is no
+    'when'), else None."""
+    text = " ".join(question.lower().replace("\u2019", "'").split())
+    found = [o for o in openings if text == o or text.startswith(o) and not text[len(o)].isalnum()]
+    return max(found, key=len, default=None)
+
+
+def answer_kind(question: str) -> str | None:
+    """The kind of thing the question's answer is, by how it opens (the lexicon's [answers]: person, number,
+    date), else None; the longest opening decides ('what time' is a number, not a date). A date only for a thing
+    to come: a line's own time answers when a thing was done."""
+    kinds = [(opening, kind) for kind in ("person", "number", "date")
+             if (opening := _opens(question, lexicon().answers[kind])) is not None]
+    kind = max(kinds, key=lambda k: len(k[0]))[1] if kinds else None
+    return None if kind == "date" and not asks_coming(question) else kind
+
+
+def asks_coming(question: str) -> bool:
+    """Whether the question asks about something to come ('when's the quote at Hannah's?', 'what time's Kai
+    coming?'): what was said of it last stands, since a plan changes."""
+    opening = _opens(question, lexicon().answers["coming"])
+    return opening is not None and \
+        not set(lexicon_words(question[len(opening):])) & set(lexicon().answers["not_coming"])
+
+
+def newest_word(question: str, events: list[Event]) -> list[Event]:
+    """Events best first, with the newest line that holds every word of the question the best line holds put first
+    ('Hannah Pike quote - back to Thu 17 Dec, now 4pm' over the best 'Hannah Pike quote MOVED to Fri 18 Dec'):
+    what was said of a plan last stands; when the best line holds the kind of answer asked for, so must the newest."""
+    if not events:
+        return events
+    asked = set(terms.terms(question))
+    held = asked & set(terms.terms(events[0].content))
+    kind = answer_kind(question)
+    typed = kind is not None and fits(kind, events[0].content)
+    same = [e for e in events if held <= set(terms.terms(e.content)) and (not typed or fits(kind or "", e.content))]
+    newest = max(same, key=lambda e: (e.start_ms, e.id))
+    return [newest, *(e for e in events if e is not newest)]
+
+
+def fits(kind: str, line: str) -> bool:
+    """Whether a line holds a thing of the kind: someone speaking or named (person), a figure or a number word
+    (number), a figure, a day's or a month's name (date)."""
+    if kind == "person":
+        return bool(terms.speaker(line) or terms.names(line))
+    said = set(lexicon_words(line))
+    if re.search(r"\d", line) or said & set(lexicon().numbers[1:]):
+        return True
+    return kind == "date" and bool(said & {*lexicon().time["weekdays"], *lexicon().time["months"], "tomorrow",
+                                           "tonight", "today"})
 
 
 def typed_first(question: str, events: list[Event]) -> list[Event]:
     """Events best first, those of the best TYPED_REACH that hold the kind of answer the question asks for put
-    first: for 'who', a line where someone other than the wearer speaks or is named."""
-    first = question.lower().split(maxsplit=1)[0] if question.strip() else ""
-    if first not in _SOMEONE:
+    first: for 'who', a line where someone other than the wearer speaks or is named; for 'how many' or 'what
+    time', one with a number; for 'when', one with a number or a day."""
+    kind = answer_kind(question)
+    if kind is None:
         return events
-    fit = [e for e in events[:TYPED_REACH] if terms.speaker(e.content) or terms.names(e.content)]
+    fit = [e for e in events[:TYPED_REACH] if fits(kind, e.content)]
     return fit + [e for e in events if e not in fit]
 
 

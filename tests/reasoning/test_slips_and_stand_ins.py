@@ -4,7 +4,7 @@ standing in for an answer is of the kind the question asks for."""
 from __future__ import annotations
 
 from egocli.core.timeutil import parse_time_ms
-from egocli.reasoning import spelling
+from egocli.reasoning import retrieval, spelling
 
 from .conftest import day_log, said
 
@@ -36,3 +36,37 @@ def test_a_who_question_stands_on_a_line_where_someone_is(tmp_path):
     answer = said(store, "who moved my van keys", parse_time_ms("2027-03-04T14:00"))
     assert "Aga" in answer, answer
     store.close()
+
+
+def test_a_stand_in_holds_the_number_or_the_latest_word_a_question_asks_for(tmp_path):
+    """'What time's my eye appointment?' stands on a line with a time in it, not on the best line without one; 'when's
+    the quote at Hannah's?' on the newest line that still holds the words of the best one (the plan was moved and
+    moved back), never on a newer line that shares only some of them."""
+    store = day_log(tmp_path / "typed.db", [
+        ("2027-01-05T18:00", "text", "letter — Eye Clinic — Lister Wing — Wednesday 6 January at 10.40am — Mr Osei"),
+        ("2027-01-06T07:15", "speech", "Eye drops again. Both eyes, my appointment, mind."),
+        ("2027-01-06T08:00", "note", "quote Hannah Pike, Alder Close - Thu 17 Dec 2pm"),
+        ("2027-01-06T09:23", "note", "Hannah Pike quote MOVED to Fri 18 Dec 11am"),
+        ("2027-01-06T20:35", "note", "Hannah Pike quote - back to Thu 17 Dec, now 4pm"),
+        ("2027-01-06T21:00", "speech", "Hannah rang about the hedge."),
+    ])
+    at = parse_time_ms("2027-01-06T22:00")
+    assert "10.40" in said(store, "what time's my eye appointment", at)
+    answer = said(store, "when's the quote at hannah's", at)
+    assert "4pm" in answer, answer
+    assert "rang" not in answer
+    store.close()
+
+
+def test_the_kind_of_answer_a_question_asks_for():
+    assert retrieval.answer_kind("Who's my dentist appointment with?") == "person"
+    assert retrieval.answer_kind("what time's my eye appointment") == "number"
+    assert retrieval.answer_kind("what number bus did I get") == "number"
+    assert retrieval.answer_kind("when's the van ready?") == "date"
+    assert retrieval.answer_kind("when did the nurse take my blood") is None  # the line's own time answers it
+    assert retrieval.answer_kind("whenever it rains, where do I go") is None
+    assert retrieval.asks_coming("when's the quote at Hannah's")
+    assert not retrieval.asks_coming("when's the last time I saw Bob")
+    assert not retrieval.asks_coming("when did Joy find my magnifier")
+    assert retrieval.fits("number", "iron tablet, take ONE a day") and not retrieval.fits("number", "iron tablet")
+    assert retrieval.fits("date", "back to Thu 17 Dec") and not retrieval.fits("person", "bathroom, brushing teeth")
