@@ -52,6 +52,16 @@ def _plan(question: str):
     ("how did tuesday go", "What did I do on Tuesday?"),
     ("tell me about my saturday", "What did I do on Saturday?"),
     ("what did alfie and I do yesterday afternoon", "What did I do yesterday afternoon?"),
+    ("before I went to the pharmacy what was I doing", "What did I do before I went to the pharmacy?"),
+    ("what did I get up to right before lunch", "What did I do before lunch?"),
+    ("what had I been doing before mum rang", "What did I do before mum rang?"),
+    ("what was the last thing I did before bed", "What did I do before bed?"),
+    ("what was the first thing I did after getting home", "What did I do after getting home?"),
+    ("what did I do once I got home", "What did I do after I got home?"),
+    ("where did I head after work", "Where did I go after work?"),
+    ("where was I before the supermarket", "Where did I go before the supermarket?"),
+    ("what did we do after we'd seen the consultant", "What did I do after I saw the consultant?"),
+    ("what did I do first thing this morning", "What did I do first this morning?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
