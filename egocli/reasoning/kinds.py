@@ -44,6 +44,8 @@ class Asked:
     """How it was done, one of the kind's `ways` ('cash' in 'pay cash'), or ''."""
     about: tuple[str, ...] = ()
     """What for or where, after one of the kind's `objects` words ('van' in 'pay for the van'), or ()."""
+    incoming: bool = False
+    """Only those that came in ('incoming calls': none the wearer made, as with a sender named)."""
 
 
 _PERSONAL = frozenset("me us you him her them back".split())
@@ -62,7 +64,7 @@ def asked(phrase: str) -> Asked | None:
     ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
     sender, way, rest, about, objected = "", "", [], [], False
     for i, word in enumerate(tokens):
-        if i == at:
+        if i == at or (i == 0 and word == "incoming"):
             continue
         if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
@@ -79,7 +81,7 @@ def asked(phrase: str) -> Asked | None:
             rest.append(word)
     if rest or _PERSONAL & set(about):
         return None
-    return Asked(kind, sender, way, tuple(about))
+    return Asked(kind, sender, way, tuple(about), tokens[0] == "incoming")
 
 
 def sender(ev: Event, kind: str) -> str:
@@ -140,8 +142,8 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
         until = min(hi, scope.at_ms + 1) if hi is not None else scope.at_ms + 1
         for ev in store.events(EventFilter(since_ms=lo, until_ms=until, modalities=("text", "visual", "note"),
                                            limit=LIMIT)):
-            if _is(ev, want.kind) and (not want.sender or (_is_from(store, ev, want) and not (
-                    want.kind in _OUTGOING and _OUTGOING[want.kind].search(ev.content)))):
+            if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)) and not (
+                    (want.sender or want.incoming) and want.kind in _OUTGOING and _OUTGOING[want.kind].search(ev.content)):
                 found[ev.id] = ev
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered

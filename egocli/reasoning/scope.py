@@ -37,7 +37,7 @@ _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLO
                        r"(?!\s*(?:times?|minutes?|mins?|hours?|days?|weeks?|people|of|percent|%)\b)")
 _DAY = "(?:" + "|".join(lexicon().time["weekdays"]) + ")"
 """A weekday by name (the lexicon's)."""
-_FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:\w+ing|due|meant|supposed)|are we \w+ing|"
+_FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:next )?(?:\w+ing|due|meant|supposed)|are we \w+ing|"
                      r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
                      rf"next {_DAY}|next week|this coming|coming up|upcoming|"
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"

@@ -147,3 +147,20 @@ def test_a_message_read_as_app_dash_sender_is_from_that_sender(tmp_path):
     assert said(store, "did dad text me", at).startswith("Yes: 1 time, the last today at 15:10: text — Dad")
     assert said(store, "did Jo message me today?", at).startswith("Yes")
     assert not said(store, "did Karen text me", at).startswith("Yes")
+
+
+def test_who_got_in_touch_lists_what_came_in_of_the_kind_the_verb_sends(tmp_path):
+    """'Who texted me?' lists the messages that came in, not the calls nor the wearer's own replies; 'who rang me?'
+    the calls, not the one the wearer made."""
+    log = day_log(tmp_path / "touch.db", [
+        ("2026-12-05T09:20", "visual", "phone screen: incoming call — Hannah Pike"),
+        ("2026-12-05T14:04", "text", "Tasha: just sent your £20 back, thank you lovely x"),
+        ("2026-12-05T14:05", "text", "Me: got it, ta! yes please, 3 is perfect x"),
+        ("2026-12-05T14:29", "visual", "phone screen: calling Mum"),
+    ])
+    texted = _ask(log, "who texted me today")
+    assert "Tasha" in texted and "Hannah" not in texted and "got it" not in texted, texted
+    rang = _ask(log, "who rang me today")
+    assert "Hannah" in rang and "Mum" not in rang and "Tasha" not in rang, rang
+    assert kinds.asked("incoming calls") == kinds.Asked("call", incoming=True)
+    log.close()

@@ -89,6 +89,7 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     scope = parse_scope("What's happening next Tuesday?", AT)
     assert scope.future and all(hi <= AT + 1 for _, hi in scope.windows)
     assert _plan("When am I seeing Anna?") == ("planned", ("seeing anna",))
+    assert _plan("when am i next seeing the doctor") == ("planned", ("seeing the doctor",))
     assert not parse_scope("What did I do on Tuesday?", AT).future
     assert _plan("have i booked the taxi for tomorrow") == ("exists", ("booked the taxi",))  # its day: no words of it
     assert _plan("sunday: when did i use the blue inhaler") == ("last", ("use the blue inhaler",))  # the day first
@@ -214,6 +215,11 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("when did sam get home from work", "guest", ("sam", "arrive")),
     ("what time did tasha come and get me", "guest", ("tasha", "arrive")),
     ("jo's phone call or kwame turning up - which came first", "which", ("first", "jo's phone call", "kwame turning up")),
+    ("who texted me last night", "list", ("incoming messages",)),  # the kind the verb sends, as it came in
+    ("who rang me", "list", ("incoming calls",)),
+    ("who visited me", "guest", ()),
+    ("how did the match end", "outcome", ("match",)),
+    ("how long since i last had a drink", "ago", ("had a drink",)),
 ])
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
