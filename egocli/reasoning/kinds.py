@@ -64,7 +64,7 @@ def asked(phrase: str) -> Asked | None:
     ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
     sender, way, rest, about, objected = "", "", [], [], False
     for i, word in enumerate(tokens):
-        if i == at or (i == 0 and word == "incoming"):
+        if i == at or word == "incoming":
             continue
         if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
@@ -81,7 +81,7 @@ def asked(phrase: str) -> Asked | None:
             rest.append(word)
     if rest or _PERSONAL & set(about):
         return None
-    return Asked(kind, sender, way, tuple(about), tokens[0] == "incoming")
+    return Asked(kind, sender, way, tuple(about), "incoming" in tokens)
 
 
 def sender(ev: Event, kind: str) -> str:

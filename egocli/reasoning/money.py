@@ -29,8 +29,9 @@ _OPEN = frozenset("when what how at".split())
 """First words of a question that asks no yes or no ('when did ...', 'how much ...')."""
 
 
-WHO = r"((?:the |my |our |mr |mrs |ms |miss |dr )?[a-z']+)"
-"""Who, in a question's pattern (fastpath.py): one name, a title before it."""
+WHO = r"((?:the |my |our )[a-z']+(?: (?!for\b|back\b|me\b|us\b)[a-z']+)?|(?:mr |mrs |ms |miss |dr )?[a-z']+)"
+"""Who, in a question's pattern (fastpath.py): one name, a title before it, or a role of two words ('the window
+cleaner')."""
 PAY = r"(?:paid|pay|sent|send|given|give|transferred|transfer)"
 PAID_ME = r"(?: me| us)?(?: the money| my money| it| that| (?:her|his|their) (?:share|half|bit|part|cut))?(?: back)?"
 FOR = r"(?: for (?:the |my |our |her |his )?([\w' ]+?))?"

@@ -326,7 +326,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     question = spoken_clock(apostrophes(question.lower()))  # 'at half ten' is 'at 10:30'
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
-    future = not videos and bool(_FUTURE.search(question.lower()))
+    future = not videos and bool(_FUTURE.search(re.sub(r"\b(when|what|where|who|time)'s\b", r"\1 is", question)))
     if future and (past := _PAST_DAY.search(question.lower())) and (coming := COMING_DAY.search(question.lower())):
         raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
                          f"('{coming.group(0)}'): ask about one of them")

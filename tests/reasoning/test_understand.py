@@ -90,6 +90,7 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     assert scope.future and all(hi <= AT + 1 for _, hi in scope.windows)
     assert _plan("When am I seeing Anna?") == ("planned", ("seeing anna",))
     assert _plan("when am i next seeing the doctor") == ("planned", ("seeing the doctor",))
+    assert parse_scope("when's the plumber coming", AT).future  # 'when's' is 'when is'
     assert not parse_scope("What did I do on Tuesday?", AT).future
     assert _plan("have i booked the taxi for tomorrow") == ("exists", ("booked the taxi",))  # its day: no words of it
     assert _plan("sunday: when did i use the blue inhaler") == ("last", ("use the blue inhaler",))  # the day first
@@ -220,6 +221,9 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("who visited me", "guest", ()),
     ("how did the match end", "outcome", ("match",)),
     ("how long since i last had a drink", "ago", ("had a drink",)),
+    ("how much do i owe the window cleaner", "owed", ("the window cleaner",)),  # a role of two words
+    ("how many times did the phone ring", "count", ("get incoming phone calls",)),  # no call the wearer made
+    ("when did i turn up at work", "last", ("arrive at work",)),
 ])
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
