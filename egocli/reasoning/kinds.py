@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import takewhile
 
 from egocli.core.lexicon import lexicon, words
 from egocli.reasoning import terms
@@ -71,7 +72,11 @@ def asked(phrase: str) -> Asked | None:
         elif word == "from" and i + 1 < len(tokens):
             named = tokens[i + 1:]
             named = [t for t in named if t not in _ARTICLES] or named
-            sender = named[0]
+            run = list(takewhile(lambda t: t not in ways and t not in objects and t not in _ASKING and t not in terms.STOP,
+                                 named))
+            sender = " ".join(run or named[:1])  # 'call from hillside motors': the caller's whole name
+        elif sender and word in sender.split():
+            continue
         elif word in ways:
             way = word
         elif objects and (objected or word in objects or (i == at + 1 and word in _ARTICLES)):
@@ -189,7 +194,7 @@ def _is_from(store: Store, ev: Event, want: Asked) -> bool:
     themselves and where they ring from, its words stemmed and folded: 'the doctors' rang from 'Park Lane
     Surgery')."""
     if want.kind != "call":
-        return want.sender in words(sender(ev, want.kind))
+        return set(want.sender.split()) <= set(words(sender(ev, want.kind)))
     answered = _answered(store, ev)
     said = " ".join([caller(store, ev, answered), ev.content, *(e.content for e in answered[:2])])
     return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from egocli.reasoning import actions, digest, guests, kinds, staying, terms, visits
+from egocli.reasoning import actions, digest, guests, kinds, meals, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -29,7 +29,7 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     relation = plan.relation or "after"
     return _next_place(asked, matcher, relation, plan.action, "where" in terms.words(asked.question)) or \
-        _by_someone(asked, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
+        _by_someone(asked, matcher, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
 
 
 _PHONING = tuple(opening for opening, kind in kinds.SENDING.items() if kind == "call")
@@ -50,6 +50,26 @@ def _someones(asked: Asked, phrase: str) -> Event | None:
     return calls[-1] if calls else None
 
 
+MEAL_WORDS = 3
+"""At most this many words name a meal and nothing more ('breakfast', 'my lunch', 'having my tea')."""
+
+
+def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event | None:
+    """The moment a phrase names that its words alone do not find: someone's coming or call (`_someones`); asked
+    what came before it, leaving or getting home (the latest such move seen) or a meal (the first line of its latest
+    sitting); else None. (What came after a move home is the place gone to next, `_next_place`; taken from the move
+    here, a fresh 'after' question went from a hedge to a wrong answer.)"""
+    if (someone := _someones(asked, phrase)) is not None or not before:
+        return someone
+    if (move := visits.move(phrase)) is not None and not move.place:
+        moved = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        return moved[-1] if moved else None
+    if (name := meals.meal_of(phrase)) is not None and len(words(phrase)) <= MEAL_WORDS:
+        sat = meals.sitting(asked, name)
+        return sat[0] if sat else None
+    return None
+
+
 def _doing(ev: Event) -> bool:
     """Whether a line shows the wearer doing something: a note or their own words, or a frame with a part that
     opens on what is being done ('kitchen, chopping onions'), not a scene ('a car up on a lift', 'a draught
@@ -59,21 +79,26 @@ def _doing(ev: Event) -> bool:
     return any((said := words(part)) and terms.gerund(said[0]) for part in ev.content.split(","))
 
 
-def _by_someone(asked: Asked, relation: str, phrase: str) -> Finding | None:
-    """'What was I doing just before Kwame came / Leanne rang?': from the moment their coming or call began
-    (`_someones`), not their words later; what the wearer was doing is the nearest frame, note or word of their
-    own before (after) it, not someone else's words, a sound heard nor scenery."""
-    anchor = _someones(asked, phrase)
+def _acts_first(lines: list[Event]) -> list[Event]:
+    """The lines that show the wearer doing something: an act seen or noted, else their own words, else all."""
+    return [e for e in lines if e.modality != "speech" and _doing(e)] or [e for e in lines if _doing(e)] or lines
+
+
+def _by_someone(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
+    """'What was I doing just before Kwame came / Leanne rang / I left the house / breakfast?': from the moment
+    (`_moment`), not from words said of it later; what the wearer was doing is the nearest act seen or noted before
+    (after) it, else their own words, not someone else's words, a sound heard nor scenery."""
+    before = relation == "before"
+    anchor = _moment(asked, matcher, phrase, before)
     if anchor is None:
         return None
-    before = relation == "before"
     lo, hi = (anchor.start_ms - 3_600_000, anchor.start_ms) if before else (anchor.end_ms, anchor.end_ms + 3_600_000)
     near = [e for e in store_windows.overlapping(asked.store, lo, min(hi, asked.scope.at_ms + 1), None, 400)
             if (e.start_ms < anchor.start_ms if before else e.start_ms > anchor.start_ms) and e.id != anchor.id
             and (e.modality in ("visual", "note") or (e.modality == "speech" and not _heard(e)
                                                      and not terms.speaker(e.content)))]
     kept = _unscenic(near, asked.store, anchor.start_ms)
-    kept = [e for e in kept if _doing(e)] or kept
+    kept = _acts_first(kept)
     return _told(phrase, relation, anchor, (kept[-1] if before else kept[0]) if kept else None, asked.stamp)
 
 
@@ -236,5 +261,5 @@ def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Fi
         near = store_windows.overlapping(store, start - 3_600_000, start, group[0].source_id, 400)
         near = [e for e in near if e.start_ms < start and e.id not in about and not _heard(e)]
         kept = _unscenic(near, store, start)
-        other = next(reversed([e for e in kept if _doing(e)] or kept), None)
+        other = next(reversed(_acts_first(kept)), None)
     return _told(phrase, relation, group[-1] if relation == "after" else group[0], other, stamp)

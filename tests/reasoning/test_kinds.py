@@ -163,4 +163,6 @@ def test_who_got_in_touch_lists_what_came_in_of_the_kind_the_verb_sends(tmp_path
     rang = _ask(log, "who rang me today")
     assert "Hannah" in rang and "Mum" not in rang and "Tasha" not in rang, rang
     assert kinds.asked("incoming calls") == kinds.Asked("call", incoming=True)
+    assert kinds.asked("call from hillside motors") == kinds.Asked("call", "hillside motors")  # a name of two words
+    assert kinds.asked("email from ravi about the budget") is None  # about what: its content
     log.close()

@@ -72,3 +72,23 @@ def test_just_before_someone_came_or_rang_is_from_when_they_came_not_their_words
     at = parse_time_ms("2027-03-04T21:00")
     assert said(store, "what was i doing just before leanne rang", at).startswith("Today at 13:06: float bag")
     assert said(store, "what was i doing just before kwame came", at).startswith("Today at 17:00: kitchen, chopping")
+
+
+def test_just_before_a_call_from_a_firm_leaving_home_or_breakfast_is_the_last_act_before_it(tmp_path):
+    """A caller of two words ('Hillside Motors rang') is the call's moment; leaving the house is the last move out of
+    home, breakfast the first line of its sitting; what was done before is the last act seen or noted, not the
+    wearer's chatter ('come on, come on')."""
+    store = day_log(tmp_path / "moments.db", [
+        ("2026-12-14T06:52", "note", "levothyroxine 50mcg 06:52"),
+        ("2026-12-14T07:20", "visual", "kitchen table, a bowl of porridge with sliced banana and a mug of black coffee"),
+        ("2026-12-14T07:50", "visual", "hallway, lacing up brown leather work boots, a tool bag by the front door"),
+        ("2026-12-14T08:12", "visual", "Weir Street, frost on the pavement, walking towards the bus shelter"),
+        ("2026-12-14T10:41", "visual", "cutting back dead brown stems in the long flower border"),
+        ("2026-12-14T10:44", "speech", "come on, come on"),
+        ("2026-12-14T11:10", "visual", "phone screen: incoming call — Hillside Motors"),
+    ])
+    at = parse_time_ms("2026-12-14T20:00")
+    assert said(store, "what was I doing just before Hillside Motors rang", at).startswith("Today at 10:41: cutting")
+    assert said(store, "what did I do before breakfast", at).startswith("Today at 06:52: levothyroxine")
+    assert said(store, "what was I doing before I left the house", at).startswith("Today at 07:50: hallway, lacing")
+    store.close()
