@@ -208,12 +208,24 @@ _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in l
 """How often or how to do it, as an instruction says ('daily', 'twice a day', 'with food')."""
 
 
-def not_done(ev: Event, heavy: list[str]) -> bool:
+ASKING = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["requesting"]),
+                                                key=len, reverse=True)) + r")\b", re.I)
+"""Someone asking the wearer to do a thing ('can you pick them up?'): it is still to be done."""
+
+
+def not_done(ev: Event, heavy: list[str], requests: bool = True) -> bool:
     """Whether the sentence of a line that names the phrase says it was not (or is still to be) done: 'lunch is
-    done. I need to call the pharmacy' has lunch done; a line read or written that tells what to do ('pharmacy
-    label - Take ONE tablet daily with food') is no doing of it."""
+    done. I need to call the pharmacy' has lunch done; someone asking for it, in their words ('Dad: can you pick
+    them up on your way home? The eye drops.': the request or the sentence after it names it) has it still to do;
+    a line read or written that tells what to do ('pharmacy label - Take ONE tablet daily with food') is no doing
+    of it. Without `requests`, someone's asking is left as said (what they said is the answer to 'what did Dad
+    say about the drops?')."""
     said = set(heavy)
-    if any(NOT.search(part) and set(terms.terms(part)) & said for part in terms.clauses(ev.content)):
+    parts = terms.clauses(ev.content)
+    if any(NOT.search(part) and set(terms.terms(part)) & said for part in parts):
+        return True
+    if requests and terms.speaker(ev.content) and any(ASKING.search(part) and set(terms.terms(" ".join(parts[i:i + 2]))) & said
+                                         for i, part in enumerate(parts)):
         return True
     return ev.modality in _READ and (_lists_plans(ev) or any(
         (_instructs(part) or (ev.modality == "note" and _to_do(part) and _for_later_day(part, ev.start_ms))) and

@@ -9,7 +9,7 @@ it ('I'll pay him tomorrow'). Such a yes is said as a reading, with its line."""
 from __future__ import annotations
 
 from egocli.core.lexicon import apostrophes, lexicon, words
-from egocli.reasoning import terms
+from egocli.reasoning import actions, terms
 from egocli.reasoning.plan import Asked, Finding
 from egocli.store import Event, EventFilter
 
@@ -65,8 +65,8 @@ def _says(asked: Asked, phrase: str, rest: list[str], near: Event) -> Finding | 
     matched = len(set(verb) & line) + len(others) - len(missing)
     if not (said_verb or all(v in _LIGHT for v in verb)) or len(missing) > (MISSING if said_verb else 0) or \
             any(not _head_of_said(rest, t, line) for t in missing) or matched < 2 or \
-            _denied(near.content, set(verb) | set(others)):
-        return None
+            _denied(near.content, set(verb) | set(others)) or actions.not_done(near, [*verb, *others]):
+        return None  # denied, only intended, asked for, or a thing to do written down ('collect Dad's eye drops Tue')
     when = asked.stamp(near.start_ms, near.source_id)
     return Finding("exists", f"It seems so, yes: {when}: {near.content}.", (near,),
                    f"{phrase}: no line says it as asked; {when} says it another way: {near.content}", False)

@@ -103,7 +103,8 @@ class Matcher:
             # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
-        if tier and (act.verb or act.head) and actions.not_done(ev, heavy) and not actions.NOT.search(q.text):
+        if tier and (act.verb or act.head) and actions.not_done(ev, heavy, act.verb is not None) and \
+                not actions.NOT.search(q.text):
             return 0  # 'the evening compartment still closed', 'I'll take it later': the act was not done
         return tier
 

@@ -41,3 +41,18 @@ def test_a_line_standing_in_for_an_answer_says_the_day_it_names(tmp_path):
         ("2026-12-14T12:00", "visual", "feeding the cat, a pouch squeezed into the bowl")])
     answer = said(store, "when will the van be ready?", AT)
     assert "ready Tue after 3pm" in answer and "tomorrow, Tuesday 15 December" in answer, answer
+
+
+def test_someone_asking_for_it_is_no_yes_but_is_what_they_said(tmp_path):
+    """'Dad: can you pick them up on your way home? The eye drops.' asks for the drops: 'did I get Dad's eye drops?'
+    is not a yes (nor a reading of one from the to-do note), while what Dad said about them is still his words."""
+    store = day_log(tmp_path / "asked.db", [
+        ("2026-12-12T12:15", "speech", "Dad: Martin, the chemist rang, my tablets are ready; can you pick them up on "
+                                       "your way home? The blood pressure ones and the eye drops."),
+        ("2026-12-12T16:55", "note", "collect Dad's eye drops from Wellcross Pharmacy Tue 15 Dec afternoon"),
+    ])
+    at = parse_time_ms("2026-12-12T20:00")
+    got = said(store, "did i get dad's eye drops", at)
+    assert not got.startswith(("Yes", "It seems so")), got
+    assert "pick them up" in said(store, "what did dad say about the eye drops", at)
+    store.close()
