@@ -96,6 +96,23 @@ def open_messages(shared: str) -> list[Message]:
     return messages(shared, OPEN_INSTRUCTION, OPEN_SYSTEM)
 
 
+PICK_SYSTEM = ("You read lines from a person's life log and pick the one line that answers their question. "
+               "Reply with the number of that line only. Reply 0 if no line answers it.")
+"""Choosing among the best retrieved lines: a number under a grammar, no words of the model's own."""
+
+
+def pick_messages(question: str, at: str, lines: Sequence[tuple[str, str]]) -> list[Message]:
+    """The chat asking which of the numbered lines ((local time, text), in the order shown) answers a question."""
+    shown = "\n".join(f"{i}. [{when}] {text}" for i, (when, text) in enumerate(lines, 1))
+    return [{"role": "system", "content": PICK_SYSTEM},
+            {"role": "user", "content": f"Asked {at}: {question}\n\nLines:\n{shown}\n\nWhich line answers the question?"}]
+
+
+def pick_grammar(count: int) -> str:
+    """A GBNF grammar whose only outputs are 0 (none) to `count`."""
+    return "root ::= " + " | ".join(f'"{i}"' for i in range(count + 1))
+
+
 _WHETHER = frozenset(lexicon().words["yes_no_openers"])
 
 

@@ -4,7 +4,8 @@ standing in for an answer is of the kind the question asks for."""
 from __future__ import annotations
 
 from egocli.core.timeutil import parse_time_ms
-from egocli.reasoning import retrieval, spelling
+from egocli.models.fake import ScriptedModel
+from egocli.reasoning import asker, retrieval, spelling
 
 from .conftest import day_log, said
 
@@ -70,3 +71,27 @@ def test_the_kind_of_answer_a_question_asks_for():
     assert not retrieval.asks_coming("when did Joy find my magnifier")
     assert retrieval.fits("number", "iron tablet, take ONE a day") and not retrieval.fits("number", "iron tablet")
     assert retrieval.fits("date", "back to Thu 17 Dec") and not retrieval.fits("person", "bathroom, brushing teeth")
+
+
+def test_the_model_picks_the_line_that_answers_only_when_it_agrees_under_both_orders(tmp_path):
+    """With a model and no computed answer, the model chooses among the best lines by number (under a grammar),
+    asked with the lines in one order and then the other: an agreed line stands in for the answer; a choice that
+    only follows the first line shown is not taken."""
+    store = day_log(tmp_path / "pick.db", [
+        ("2026-12-14T08:16", "text", "bus shelter timetable — Route 14 Hartfield via Mill Road"),
+        ("2026-12-14T08:22", "visual", "on board a green single-decker bus, tapping a bank card on the reader"),
+        ("2026-12-14T08:24", "visual", "seat near the back of the bus, the tool bag on the knees"),
+        ("2026-12-14T08:47", "visual", "stepping off the bus on Hartfield Road, number 31"),
+    ])
+    req = asker.AskRequest("what number bus did i get", at_ms=parse_time_ms("2026-12-14T20:00"), hcc=False)
+    ctx = asker.assemble(store, req)
+    lines = asker._ranked(ctx)[:asker.PICK_AMONG]
+    want = next(i for i, e in enumerate(lines) if "Route 14" in e.content)
+    model = ScriptedModel(str(want + 1), str(len(lines) - want))  # the same line, first in one order, then the other
+    picked = asker.answer(model, ctx, req)
+    assert picked.text.startswith("The closest I can find: bus shelter timetable — Route 14"), picked.text
+    assert picked.decided_by == "model" and model.calls == 2
+    assert "Which line answers" in model.prompts[0][1]["content"]
+    first_shown = ScriptedModel("1", "1", "nothing relevant in the log.")  # the first line shown, both times
+    assert not asker.answer(first_shown, ctx, req).text.startswith("The closest I can find: " + lines[0].content[:20])
+    store.close()
