@@ -199,8 +199,9 @@ def places(text: str, head: str) -> bool:
 
 NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexicon().words["negation"] |
                                            lexicon().words["intention"]}, key=len, reverse=True)) +
-                 r"|still (?:closed|shut|full|there|in the packet))\b", re.I)
-"""A line saying something was not done, or is still to be done."""
+                 r"|still (?:closed|shut|full|there|in the packet)|(?:cap|lid|seal|top|foil|wrapper) (?:still|left) on)\b",
+                 re.I)
+"""A line saying something was not done, or is still to be done ('the inhaler on the shelf with its cap still on')."""
 _READ = ("text", "note")
 """Lines read or written, where a clause opening with a bare verb and saying how often tells what to do."""
 _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["regimen"]), key=len,

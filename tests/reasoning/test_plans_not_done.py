@@ -56,3 +56,16 @@ def test_someone_asking_for_it_is_no_yes_but_is_what_they_said(tmp_path):
     assert not got.startswith(("Yes", "It seems so")), got
     assert "pick them up" in said(store, "what did dad say about the eye drops", at)
     store.close()
+
+
+def test_a_thing_seen_with_its_cap_still_on_was_not_used(tmp_path):
+    """'The inhaler on the shelf with its cap still on' is the inhaler not taken: no yes, and not the last time."""
+    store = day_log(tmp_path / "cap.db", [
+        ("2026-12-13T07:25", "visual", "bathroom shelf, two puffs of the brown preventer inhaler"),
+        ("2026-12-13T21:50", "visual", "bathroom, brushing teeth, the brown preventer inhaler on the shelf with its "
+                                       "cap still on"),
+    ])
+    at = parse_time_ms("2026-12-14T07:30")
+    assert not said(store, "did i take my inhaler last night", at).startswith("Yes")
+    assert "07:25" in said(store, "when did i last have my brown inhaler", at)
+    store.close()
