@@ -72,6 +72,11 @@ class Visit:
     """Its departure (None: none seen)."""
 
 
+_VERBS = {key: frozenset("_".join([stem(verb.split("_")[0]), *verb.split("_")[1:]]) for verb in _LEX[key])
+          for key in ("arrive_verbs", "leave_verbs", "arrive_work_verbs", "leave_work_verbs")}
+"""The verbs of moving, their first word stemmed as a question's is ('come_home' is 'com_home')."""
+
+
 def move(phrase: str) -> Move | None:
     """The move a phrase asks about ('arrive home from work', 'leave the hairdresser's', 'go out', 'clock off',
     'set off to the post office', 'leave the flat for the clinic', 'set off on the bike'), else None."""
@@ -81,14 +86,14 @@ def move(phrase: str) -> Move | None:
     first = stem(tokens[0])
     two = f"{first}_{tokens[1]}" if len(tokens) > 1 else ""
     for way in ("arrive", "leave"):
-        if two in _LEX[f"{way}_work_verbs"] or first in _LEX[f"{way}_work_verbs"]:
+        if two in _VERBS[f"{way}_work_verbs"] or first in _VERBS[f"{way}_work_verbs"]:
             return Move(way, "work")  # 'clock off': work is the place
-    kind = next((k for k, verbs in (("arrive", _LEX["arrive_verbs"]), ("leave", _LEX["leave_verbs"]))
-                 if two in verbs or first in verbs), None)
+    kind = next((k for k in ("arrive", "leave") if two in _VERBS[f"{k}_verbs"] or first in _VERBS[f"{k}_verbs"]),
+                None)
     if kind is None:
         return None
-    rest = tokens[2:] if two in _LEX[f"{kind}_verbs"] else tokens[1:]
-    if two in _LEX[f"{kind}_verbs"] and tokens[1] in _BACK:
+    rest = tokens[2:] if two in _VERBS[f"{kind}_verbs"] else tokens[1:]
+    if two in _VERBS[f"{kind}_verbs"] and tokens[1] in _BACK:
         rest = ["home", *rest]
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere

@@ -224,7 +224,13 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("how much do i owe the window cleaner", "owed", ("the window cleaner",)),  # a role of two words
     ("how many times did the phone ring", "count", ("get incoming phone calls",)),  # no call the wearer made
     ("when did i turn up at work", "last", ("arrive at work",)),
+    ("what time did i make it home last night", "last", ("arrive home",)),
+    ("what time did i walk in the door", "last", ("arrive home",)),
+    ("what time was i home by", "last", ("arrive home",)),
+    ("what time did i pitch up at the surgery", "last", ("arrive at the surgery",)),
+    ("what time did i get away from the office", "last", ("leave the office",)),
 ])
+
 def test_everyday_wordings_read_their_plan(question, form, slots):
     plan = understand.by_rules(question)
     assert plan is not None and plan.form == form and forms.phrases(plan)[:len(slots)] == slots

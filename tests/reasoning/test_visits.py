@@ -47,6 +47,9 @@ def _ask(store: Store, question: str) -> str:
     ("arrive at the office", visits.Move("arrive", "office")),
     ("leave my keys on the table", None),
     ("slice the bread", None),
+    ("come home", visits.Move("arrive", "")),  # the lexicon's 'come_home' matched stem to stem ('com_home')
+    ("come back from the shops", visits.Move("arrive", "", "shops")),
+    ("knock off", visits.Move("leave", "work")),
 ])
 def test_a_phrase_names_its_move(phrase, want):
     assert visits.move(phrase) == want
