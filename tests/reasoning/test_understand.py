@@ -62,6 +62,9 @@ def _plan(question: str):
     ("where was I before the supermarket", "Where did I go before the supermarket?"),
     ("what did we do after we'd seen the consultant", "What did I do after I saw the consultant?"),
     ("what did I do first thing this morning", "What did I do first this morning?"),
+    ("where did I go yesterday", "What did I do yesterday?"),  # the day told by its places first
+    ("where have I been today", "What did I do today?"),
+    ("what was my morning like", "How was my morning?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
