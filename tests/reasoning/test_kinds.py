@@ -166,7 +166,7 @@ def test_who_got_in_touch_lists_what_came_in_of_the_kind_the_verb_sends(tmp_path
     assert kinds.asked("call from hillside motors") == kinds.Asked("call", "hillside motors")  # a name of two words
     assert kinds.asked("email from ravi about the budget") is None  # about what: its content
     narrated = day_log(tmp_path / "narrated.db", [
-        ("2026-12-05T22:32", "text", "Phone call with the pharmacy: they confirm the refill is Monday after ten.")])
+        ("2026-12-05T18:32", "text", "Phone call with the pharmacy: they confirm the refill is Monday after ten.")])
     assert "pharmacy" in _ask(narrated, "who rang me today")  # a call narrated as one ('phone call with ...')
     narrated.close()
     log.close()
