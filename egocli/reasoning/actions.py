@@ -199,8 +199,8 @@ def places(text: str, head: str) -> bool:
 
 NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexicon().words["negation"] |
                                            lexicon().words["intention"]}, key=len, reverse=True)) +
-                 r"|still (?:closed|shut|full|there|in the packet)|(?:cap|lid|seal|top|foil|wrapper) (?:still|left) on)\b",
-                 re.I)
+                 r"|still (?:closed|shut|full|there|in the packet)"
+                 r"|(?:cap|lid|seal|top|foil|wrapper) (?:still|left) on)\b", re.I)
 """A line saying something was not done, or is still to be done ('the inhaler on the shelf with its cap still on')."""
 _READ = ("text", "note")
 """Lines read or written, where a clause opening with a bare verb and saying how often tells what to do."""
@@ -225,8 +225,8 @@ def not_done(ev: Event, heavy: list[str], requests: bool = True) -> bool:
     parts = terms.clauses(ev.content)
     if any(NOT.search(part) and set(terms.terms(part)) & said for part in parts):
         return True
-    if requests and terms.speaker(ev.content) and any(ASKING.search(part) and set(terms.terms(" ".join(parts[i:i + 2]))) & said
-                                         for i, part in enumerate(parts)):
+    if requests and terms.speaker(ev.content) and any(
+            ASKING.search(part) and set(terms.terms(" ".join(parts[i:i + 2]))) & said for i, part in enumerate(parts)):
         return True
     return ev.modality in _READ and (_lists_plans(ev) or any(
         (_instructs(part) or (ev.modality == "note" and _to_do(part) and _for_later_day(part, ev.start_ms))) and

@@ -72,8 +72,8 @@ def asked(phrase: str) -> Asked | None:
         elif word == "from" and i + 1 < len(tokens):
             named = tokens[i + 1:]
             named = [t for t in named if t not in _ARTICLES] or named
-            run = list(takewhile(lambda t: t not in ways and t not in objects and t not in _ASKING and t not in terms.STOP,
-                                 named))
+            run = list(takewhile(lambda t: t not in ways and t not in objects and t not in _ASKING
+                                 and t not in terms.STOP, named))
             sender = " ".join(run or named[:1])  # 'call from hillside motors': the caller's whole name
         elif sender and word in sender.split():
             continue
@@ -147,8 +147,9 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
         until = min(hi, scope.at_ms + 1) if hi is not None else scope.at_ms + 1
         for ev in store.events(EventFilter(since_ms=lo, until_ms=until, modalities=("text", "visual", "note"),
                                            limit=LIMIT)):
-            if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)) and not (
-                    (want.sender or want.incoming) and want.kind in _OUTGOING and _OUTGOING[want.kind].search(ev.content)):
+            went_out = want.kind in _OUTGOING and bool(_OUTGOING[want.kind].search(ev.content))
+            if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)) and \
+                    not ((want.sender or want.incoming) and went_out):
                 found[ev.id] = ev
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered

@@ -29,7 +29,8 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     relation = plan.relation or "after"
     return _next_place(asked, matcher, relation, plan.action, "where" in terms.words(asked.question)) or \
-        _by_someone(asked, matcher, relation, plan.action) or _next(asked.store, matcher, (relation, plan.action), asked.stamp)
+        _by_moment(asked, matcher, relation, plan.action) or \
+        _next(asked.store, matcher, (relation, plan.action), asked.stamp)
 
 
 _PHONING = tuple(opening for opening, kind in kinds.SENDING.items() if kind == "call")
@@ -84,7 +85,7 @@ def _acts_first(lines: list[Event]) -> list[Event]:
     return [e for e in lines if e.modality != "speech" and _doing(e)] or [e for e in lines if _doing(e)] or lines
 
 
-def _by_someone(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
+def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
     """'What was I doing just before Kwame came / Leanne rang / I left the house / breakfast?': from the moment
     (`_moment`), not from words said of it later; what the wearer was doing is the nearest act seen or noted before
     (after) it, else their own words, not someone else's words, a sound heard nor scenery."""
