@@ -65,6 +65,8 @@ def _plan(question: str):
     ("where did I go yesterday", "What did I do yesterday?"),  # the day told by its places first
     ("where have I been today", "What did I do today?"),
     ("what was my morning like", "How was my morning?"),
+    ("how long is it since I had a coffee", "How long ago did I have a coffee?"),
+    ("have you seen my glasses", "Where are my glasses?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
