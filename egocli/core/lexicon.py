@@ -128,6 +128,12 @@ def phrases(*names: str) -> list[str]:
     return sorted(said, key=lambda w: (-len(w), w))
 
 
+def verb_keys(entries: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """Verbs of a word list ('come_home', 'make_it') with their first word stemmed, as a question's first word is
+    before it is looked up ('come home' is 'com_home')."""
+    return frozenset("_".join([stem(verb.split("_")[0]), *verb.split("_")[1:]]) for verb in entries)
+
+
 @cache
 def any_of(*names: str) -> re.Pattern[str]:
     """A pattern that finds any phrase of the named word lists as whole words ('change of plan', 'instead')."""

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from egocli.core.lexicon import lexicon
+from egocli.core.lexicon import any_of, lexicon
 from egocli.core.timeutil import local
 from egocli.reasoning import terms
 from egocli.store import Event
@@ -209,9 +209,8 @@ _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in l
 """How often or how to do it, as an instruction says ('daily', 'twice a day', 'with food')."""
 
 
-ASKING = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["requesting"]),
-                                                key=len, reverse=True)) + r")\b", re.I)
-"""Someone asking the wearer to do a thing ('can you pick them up?'): it is still to be done."""
+ASKING = any_of("requesting")
+"""Someone asking the wearer to do a thing ('can you pick them up?'): it is still to be done (lower case)."""
 
 
 def not_done(ev: Event, heavy: list[str], requests: bool = True) -> bool:
@@ -226,7 +225,7 @@ def not_done(ev: Event, heavy: list[str], requests: bool = True) -> bool:
     if any(NOT.search(part) and set(terms.terms(part)) & said for part in parts):
         return True
     if requests and terms.speaker(ev.content) and any(
-            ASKING.search(part) and set(terms.terms(" ".join(parts[i:i + 2]))) & said for i, part in enumerate(parts)):
+            ASKING.search(part.lower()) and set(terms.terms(" ".join(parts[i:i + 2]))) & said for i, part in enumerate(parts)):
         return True
     return ev.modality in _READ and (_lists_plans(ev) or any(
         (_instructs(part) or (ev.modality == "note" and _to_do(part) and _for_later_day(part, ev.start_ms))) and

@@ -300,8 +300,8 @@ RULES: tuple[Rule, ...] = (
           _said_whether),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),
-    _rule("list", r"^who (rang|called|phoned|texted|messaged|emailed|rung|visited|came to see)(?: (?:me|us)\b)?.*?",
-          lambda g, scope: QuestionPlan("list", f"incoming {kinds.sent_by(g[0])}s") if g[0] not in ("visited", "came to see") else None),
+    _rule("list", r"^who (rang|called|phoned|texted|messaged|emailed|rung)(?: (?:me|us)\b)?.*?",
+          lambda groups, scope: QuestionPlan("list", f"incoming {kinds.sent_by(groups[0])}s")),
     _rule("during", r"^what (?:happened|went on|was going on) (?:in|at|during) (?:the |my |our )?(.+?)"),
     _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
                     r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "

@@ -4,7 +4,7 @@ dentist's, the physio...; [kinds.places] in the lexicon), their visits, and the 
 
 from __future__ import annotations
 
-from egocli.core.lexicon import lexicon, stem, words
+from egocli.core.lexicon import lexicon, stem, verb_keys, words
 from egocli.reasoning import terms
 from egocli.reasoning.visits import Find, bare, home_word, leaves, stretches
 from egocli.store import Event
@@ -14,11 +14,10 @@ def going(phrase: str) -> str:
     """The place a phrase asks about going to ('go down to dobson's', 'been to the pharmacy', 'pop into the co-op'),
     else '' (home, out, or no verb of going: 'go out' is a move, 'go shopping' an act)."""
     tokens = words(phrase)
-    verbs = _VISITS["going_verbs"]
-    if not tokens or not (stem(tokens[0]) in verbs or (len(tokens) > 1 and f"{stem(tokens[0])}_{tokens[1]}" in verbs)):
+    if not tokens or not (stem(tokens[0]) in _GOING or (len(tokens) > 1 and f"{stem(tokens[0])}_{tokens[1]}" in _GOING)):
         return ""
     rest = tokens[1:]
-    if not rest or (rest[0] not in _GOING_PARTICLES and stem(tokens[0]) not in _VISITS["going_direct"]):
+    if not rest or (rest[0] not in _GOING_PARTICLES and stem(tokens[0]) not in _GOING_DIRECT):
         return ""  # 'go shopping', 'get the bus'
     while rest and rest[0] in _GOING_PARTICLES:
         rest = rest[1:]
@@ -28,6 +27,7 @@ def going(phrase: str) -> str:
 
 _VISITS = lexicon().visits
 _GOING_PARTICLES = frozenset(_VISITS["going_particles"])
+_GOING, _GOING_DIRECT = verb_keys(_VISITS["going_verbs"]), verb_keys(_VISITS["going_direct"])
 
 
 def of_kind(phrase: str) -> tuple[str, ...]:

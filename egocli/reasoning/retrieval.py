@@ -203,10 +203,13 @@ def fits(kind: str, line: str) -> bool:
     if kind == "person":
         return bool(terms.speaker(line) or terms.names(line))
     said = set(lexicon_words(line))
-    if re.search(r"\d", line) or said & set(lexicon().numbers[1:]):
+    if any(c.isdigit() for c in line) or said & _NUMBER_WORDS:
         return True
-    return kind == "date" and bool(said & {*lexicon().time["weekdays"], *lexicon().time["months"], "tomorrow",
-                                           "tonight", "today"})
+    return kind == "date" and bool(said & _DAY_WORDS)
+
+
+_NUMBER_WORDS = frozenset(lexicon().numbers[1:])
+_DAY_WORDS = frozenset({*lexicon().time["weekdays"], *lexicon().time["months"], "tomorrow", "tonight", "today"})
 
 
 def typed_first(question: str, events: list[Event]) -> list[Event]:

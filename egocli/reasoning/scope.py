@@ -38,14 +38,14 @@ _CLOCK_AT = re.compile(rf"\b(at|around|about|near|by|at about|at around)\s+{_CLO
 _DAY = "(?:" + "|".join(lexicon().time["weekdays"]) + ")"
 """A weekday by name (the lexicon's)."""
 _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:next )?(?:\w+ing|due|meant|supposed)|are we \w+ing|"
-                     r"is (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
+                     r"(?:\bis|\b(?:when|what|where|who|time)'s) (?:\w+ ){0,3}coming|(?:i'm|i am|we're|we are) going to|gonna|tomorrow|"
                      rf"next {_DAY}|next week|this coming|coming up|upcoming|"
                      r"(?:have i|do i have) (?:got )?(?:on|planned|booked)|planned for|booked for|"
                      r"(?:when|what time|what day|where)(?: is|'s| are) (?:my|the|our) next|"
                      rf"^(?:{_DAY}\W+)?(?:when|what time|what day|which day)(?: is|'s| are| do| does) "
                      rf"(?!it\b|the (?:first|last)\b)(?=.*\b(?:{_DAY}|the \d{{1,2}}(?:st|nd|rd|th))\b)|"
                      rf"^{_DAY}\W+(?:when|what time)(?: is|'s| are)\b|(?:do|does) (?:i|we) need\b|"
-                     r"(?:do|does) (?:i|we|(?:the |my |our )?\w+(?: \w+){0,2}) (?:need|have|got) to|(?:is|are) (?:\w+ ){0,3}due\b|"
+                     r"(?:do|does) (?:i|we|(?:the |my |our )?\w+(?: \w+){0,2}) (?:need|have|got) to|(?:\bis|\bare|\b(?:when|what|where|who|time)'s) (?:\w+ ){0,3}due\b|"
                      r"(?:what is|what's|anything|is there anything) (?:on|happening|planned) (?:on |for )?(?:this )?"
                      rf"{_DAY})\b")
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
@@ -326,7 +326,7 @@ def parse_scope(question: str, at_ms: int, choices: list[str] | None = None,
     question = spoken_clock(apostrophes(question.lower()))  # 'at half ten' is 'at 10:30'
     tags = parse_tags([question, *(choices or [])], videos)
     backwards = bool(_LAST_TIME.search(question.lower()))
-    future = not videos and bool(_FUTURE.search(re.sub(r"\b(when|what|where|who|time)'s\b", r"\1 is", question)))
+    future = not videos and bool(_FUTURE.search(question.lower()))
     if future and (past := _PAST_DAY.search(question.lower())) and (coming := COMING_DAY.search(question.lower())):
         raise UsageError(f"the question names a past time ('{past.group(0)}') and a coming one "
                          f"('{coming.group(0)}'): ask about one of them")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from egocli.core.lexicon import lexicon, stem, words
+from egocli.core.lexicon import lexicon, stem, verb_keys, words
 from egocli.reasoning import actions, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
@@ -72,8 +72,7 @@ class Visit:
     """Its departure (None: none seen)."""
 
 
-_VERBS = {key: frozenset("_".join([stem(verb.split("_")[0]), *verb.split("_")[1:]]) for verb in _LEX[key])
-          for key in ("arrive_verbs", "leave_verbs", "arrive_work_verbs", "leave_work_verbs")}
+_VERBS = {key: verb_keys(_LEX[key]) for key in ("arrive_verbs", "leave_verbs", "arrive_work_verbs", "leave_work_verbs")}
 """The verbs of moving, their first word stemmed as a question's is ('come_home' is 'com_home')."""
 
 
