@@ -78,7 +78,7 @@ def lexicon() -> Lexicon:
                    _words(raw["stems"]["unstemmed"]), _words(raw["stems"]["light"]),
                    tuple(raw["stems"]["numbers"].split()),
                    {kind: tuple(names.split()) for kind, names in raw["medicines"].items()}, verbs, time,
-                   dict(raw["kinds"]), {k: tuple(v) for k, v in raw["visits"].items()},
+                   dict(raw["kinds"]), _visits(raw["visits"]),
                    {"tens": tuple(raw["money"]["tens"].split()), "currencies": dict(raw["money"]["currencies"]),
                     "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"]), "debts": dict(raw["money"]["debts"])},
                    {k: tuple(v) for k, v in raw["travel"].items()},
@@ -86,6 +86,15 @@ def lexicon() -> Lexicon:
                     "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]),
                    {k: tuple(v) for k, v in raw["outings"].items()},
                    {k: tuple(v) for k, v in raw["answers"].items()})
+
+
+def _visits(raw: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """The [visits] table, its arrivals and departures widened by each verb of getting about with each way in or
+    out ('cycling' and 'out of': 'cycling out of the car park' is a departure)."""
+    table = {k: tuple(v) for k, v in raw.items()}
+    for kind, ways in (("arrive", "ways_in"), ("leave", "ways_out")):
+        table[kind] += tuple(f"{mover} {way}" for mover in table["movers"] for way in table[ways])
+    return table
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -187,3 +187,17 @@ def test_a_place_named_on_the_way_is_not_yet_reached(tmp_path):
         ("2026-12-03T06:20", "visual", "the market square, unloading crates of apples"),
     ])
     assert "06:06" in _ask(store, "what time did i get to the market this morning")
+
+
+def test_a_way_of_getting_about_with_a_way_out_is_a_departure(tmp_path):
+    """'cycling out of the Greenfingers car park' ends the stay (the lexicon's movers with its ways out), though no
+    word of the leaving list says it; the mentions there before it do not."""
+    store = day_log(tmp_path / "bike.db", [
+        ("2026-12-03T12:48", "visual", "Greenfingers Garden Centre, pushing the bike into the cycle rack by the entrance"),
+        ("2026-12-03T12:58", "visual", "garden centre café, a toastie and a pot of tea on a tray"),
+        ("2026-12-03T13:19", "visual", "garden centre till, a ball of twine and gloves on the counter"),
+        ("2026-12-03T13:30", "visual", "cycling out of the Greenfingers car park onto the main road"),
+        ("2026-12-03T13:52", "visual", "back garden, wheeling the bike into the shed"),
+    ])
+    answer = _ask(store, "how long was i at the garden centre")
+    assert "42 min" in answer and "13:30" in answer
