@@ -44,6 +44,10 @@ Sets, each with its own log in $EGOCLI_HOME:
   words) who helps her widowed father: a clinic day by train, a swimming gala and a barbecue moved twice
   (bench/sets/clinic*), 150 questions written the same way, committed before egocli was first run on them; log
   clinic.db.
+- `depot`: two days of a parcel van driver of 38 with ADHD (a round from the depot, then a day off with a GP review
+  and an MOT), and `terrace`: two days of a retired bus mechanic of 74 with early Alzheimer's and his wife
+  (bench/sets/depot*, terrace*), 170 questions each (the forms above and 20 "other" questions of kinds a person
+  would ask), written the same way, committed before egocli was first run on them; logs depot.db, terrace.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -74,7 +78,7 @@ from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
 SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
-        "school", "nights", "clinic")
+        "school", "nights", "clinic", "depot", "terrace")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -69,7 +69,7 @@ class Days:
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
                                   Days("flatshare"), Days("market"), Days("garden"),
-                                  Days("school"), Days("nights"), Days("clinic"))}
+                                  Days("school"), Days("nights"), Days("clinic"), Days("depot"), Days("terrace"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -107,7 +107,15 @@ left in a returned book and a colleague covering, the train to Hereford for the 
 prescription and a follow-up date told aloud then moved by letter, a tablet taken late, house keys, reading glasses,
 a walking stick, a blue badge and a purse put down in odd places and found, money lent, part paid back and owed, a
 swimming gala, her father's dosette box, a family barbecue moved twice), written the same way by a helper who never
-read egocli's code or answers."""
+read egocli's code or answers; depot (Thu 9, Fri 10 Sep 2027: a parcel van driver of 38 with ADHD on his round from
+the depot, a second tablet taken by mistake, a lent tenner, missed-delivery cards, a nail in a tyre, a nursery pick-up
+changed twice, then a day off with a GP review, a car key lost and found, an MOT moved, a water bill begun and not
+finished, debts part paid and five-a-side lost 7-5) and terrace (Sat 23, Sun 24 Oct 2027: a retired bus mechanic of
+74 with early Alzheimer's and his wife, the dog, the milk forgotten, keys left in the door, a gas meter read, a
+fence to go halves on, a grandson's visit moved twice, a pub quiz, morning tablets forgotten in an egg cup, a leak
+and a late plumber, a memory-clinic date moved by phone, a wallet in a wellington boot), each 170 questions (the
+forms of the sets before, and 20 of other kinds a person would ask), written by helpers who read neither egocli's
+code nor its answers and committed before egocli first ran on them (session 27)."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
