@@ -18,6 +18,7 @@ from egocli.core.lexicon import lexicon, stem, verb_keys, words
 from egocli.reasoning import actions, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
+from egocli.reasoning.signs import on_the_way_sign, said_place, signed
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
@@ -40,10 +41,10 @@ _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
 """What names home as the place of a move ('get back', 'get in', 'get home')."""
-_SIGN = re.compile(r"^\s*(?:" + "|".join(re.escape(w) for w in sorted(_LEX["signs"], key=len, reverse=True)) +
-                   r")\b", re.I)
-"""A line read from a sign where one is ('sign - Millbrook Surgery - Practice Nurse Clinics')."""
-_LEADING, _NOT_PLACES, _HOME_WORDS = (frozenset(_LEX[k]) for k in ("leading", "not_places", "home_words"))
+_LEADING, _NOT_PLACES, _HOME_WORDS, _WAYS_OUT = (frozenset(_LEX[k]) for k in ("leading", "not_places", "home_words",
+                                                                               "ways_out_of"))
+_HEADING = frozenset({"to", "towards", "into", "onto", "for"})
+"""Words after a departure that begin where one went, not where one left ('walking out to the car park')."""
 names = terms.names
 """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
 
@@ -170,9 +171,11 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
 
 
 def _on_the_way(ev: Event) -> bool:
-    """Whether a frame shows travelling and no arriving or leaving ('the drive in the dark, a white van with CALDERFORD MARKET
-    painted on the side'): a place named on the way, or on a vehicle, is not yet reached."""
-    return ev.modality == "visual" and bool(MOVING.search(ev.content.lower())) and not arrives(ev) and not leaves(ev)
+    """Whether a sign read is one of the way there, or a frame shows travelling and no arriving or leaving ('the
+    drive in the dark, a white van with CALDERFORD MARKET painted on the side'): a place named on the way, or on a
+    vehicle, is not yet reached."""
+    return bool(on_the_way_sign(ev)) or \
+        (ev.modality == "visual" and bool(MOVING.search(ev.content.lower())) and not arrives(ev) and not leaves(ev))
 
 
 def _remote(ev: Event, place: set[str]) -> bool:
@@ -253,7 +256,9 @@ def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
     m = _LEAVE.search(text)
     if m is None:
         return False
-    said = [w for w in words(terms.clauses(text[m.end():])[0]) if w not in _LEADING][:3]
+    left = words(terms.clauses(text[m.end():])[0])
+    left = left[:next((i for i, w in enumerate(left) if w in _HEADING), len(left))]  # 'to the car park': where to
+    said = [w for w in left if w not in _LEADING and w not in _WAYS_OUT][:3]
     return bool(said) and not set(said) & own and said[0] not in _NOT_PLACES
 
 
@@ -361,29 +366,16 @@ def place_at(store: Store, at_ms: int) -> Event | None:
     around then is a person, not a place ('Ellie scoring' names no place; 'Hollins Park' does)."""
     around = store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + PLACE_REACH_MS, None, 4000)
     people = {w for e in around if e.modality == "speech" for w in words(terms.speaker(e.content))}
-    before = [e for e in around if (e.modality == "visual" or _SIGN.match(e.content)) and e.start_ms <= at_ms]
+    before = [e for e in around if (e.modality == "visual" or signed(e)) and e.start_ms <= at_ms]
     named = None
     for ev in reversed(before):
         if ev.modality == "visual" and leaves(ev):
             return named
-        if _SIGN.match(ev.content) or (ev.modality == "visual" and arrives(ev)):
+        if signed(ev) or (ev.modality == "visual" and arrives(ev)):
             return ev  # a sign read or an arrival seen since the last departure says where
         if named is None and any(not set(words(n)) <= people for n in names(ev.content)):
             named = ev  # a name in a frame ('Christmas trees', 'Westfield 1-0 up') only when nothing says more
     return named
-
-
-def signed(ev: Event) -> bool:
-    """Whether a line was read from a sign where one is ('sign - Millbrook Surgery')."""
-    return bool(_SIGN.match(ev.content))
-
-
-def said_place(ev: Event) -> tuple[str, str]:
-    """How a place event is told: (its words, how it was known): a sign's words without 'sign -' and 'a sign
-    read', else the frame's words and 'seen'."""
-    if _SIGN.match(ev.content):
-        return _SIGN.sub("", ev.content, count=1).strip(" \u2014\u2013-:"), "a sign read"
-    return ev.content, "seen"
 
 
 MOVING = outings.TRAVEL

@@ -201,3 +201,25 @@ def test_a_way_of_getting_about_with_a_way_out_is_a_departure(tmp_path):
     ])
     answer = _ask(store, "how long was i at the garden centre")
     assert "42 min" in answer and "13:30" in answer
+
+
+def test_a_road_sign_is_on_the_way_a_pub_sign_is_there_and_doors_are_no_other_place(tmp_path):
+    """A road sign pointing to the garden centre is no arrival there (the sign at its gate is); 'walking out through
+    sliding doors to the car park' leaves it (doors and where one went name no other place), not the car pulling
+    out of the Co-op on the way home; a pub sign read at the door is the arrival at the pub."""
+    store = day_log(tmp_path / "signs.db", [
+        ("2026-12-03T14:15", "visual", "a small red hatchback at the kerb, a woman at the wheel"),
+        ("2026-12-03T14:22", "text", "road sign — Brookfoot Garden Centre — next left"),
+        ("2026-12-03T14:28", "text", "sign — Brookfoot Garden Centre — Plants • Gifts • Café"),
+        ("2026-12-03T14:49", "text", "receipt — Brookfoot Garden Centre — Tulip bulbs £4.99 — TOTAL £4.99"),
+        ("2026-12-03T15:38", "visual", "walking out through sliding doors to the car park, a carrier bag in one hand"),
+        ("2026-12-03T15:48", "text", "sign — Co-op — Bradford Road — open 7am-10pm"),
+        ("2026-12-03T15:53", "visual", "back in the passenger seat, the milk on a lap, the car pulling out"),
+        ("2026-12-03T19:46", "visual", "the bus stopping by a stone pub with hanging baskets"),
+        ("2026-12-03T19:47", "text", "pub sign — The Red Lion — QUIZ NIGHT every Saturday 8pm"),
+        ("2026-12-03T19:56", "text", "answer sheet — The Red Lion Quiz — Round 1"),
+    ])
+    assert "14:28" in _ask(store, "what time did we get to the garden centre")
+    assert "15:38" in _ask(store, "what time did we leave the garden centre")
+    assert "1 h 10 min" in _ask(store, "how long were we at the garden centre")
+    assert "19:47" in _ask(store, "what time did we get to the red lion")

@@ -1,0 +1,35 @@
+"""Signs read: a line read from a sign where one is names the place one is at ('sign - Millbrook Surgery', 'pub
+sign - The Red Lion'); a sign of the way there does not ('road sign - Brookfoot Garden Centre - next left'). The
+words are the lexicon's ([visits] signs, signs_on_the_way)."""
+
+from __future__ import annotations
+
+import re
+
+from egocli.core.lexicon import lexicon
+from egocli.store import Event
+
+_LEX = lexicon().visits
+_HEADS = "|".join(re.escape(w) for w in sorted(_LEX["signs"], key=len, reverse=True))
+_SIGN = re.compile(r"^\s*(?:(?:" + _HEADS + r")\b|(?!(?:" + "|".join(_LEX["signs_on_the_way"]) + r")\b)[a-z'-]+ (?:" +
+                   "|".join(re.escape(w) for w in _LEX["signs"] if " " not in w) + r")\s*[\u2014\u2013:-])", re.I)
+"""A line read from a sign where one is: one of the lexicon's signs, or a sign named by what it hangs on."""
+_WAY_SIGNS = tuple(f"{way} {sign}" for way in _LEX["signs_on_the_way"] for sign in ("sign ", "signpost "))
+
+
+def signed(ev: Event) -> bool:
+    """Whether a line was read from a sign where one is ('sign - Millbrook Surgery', 'pub sign - The Red Lion')."""
+    return bool(_SIGN.match(ev.content))
+
+
+def on_the_way_sign(ev: Event) -> bool:
+    """Whether a line was read from a sign on the way ('road sign - Brookfoot Garden Centre - next left')."""
+    return f"{ev.content.strip().lower()} ".startswith(_WAY_SIGNS)
+
+
+def said_place(ev: Event) -> tuple[str, str]:
+    """How a place event is told: (its words, how it was known): a sign's words without 'sign -' and 'a sign
+    read', else the frame's words and 'seen'."""
+    if _SIGN.match(ev.content):
+        return _SIGN.sub("", ev.content, count=1).strip(" \u2014\u2013-:"), "a sign read"
+    return ev.content, "seen"
