@@ -158,7 +158,7 @@ def followers(text: str, head: str) -> list[str]:
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if _term(tok) == head and nxt not in terms.STOP and nxt not in PREPOSITIONS and nxt.isalpha() \
-                and nxt not in PARTICLES:
+                and nxt not in PARTICLES and not (nxt.endswith("ed") and terms.stem(nxt) in CLASS):  # 'tablet swallowed'
             out.append(_term(nxt))
     return out
 
@@ -168,6 +168,17 @@ def compounds(texts: Iterable[str], head: str) -> set[str]:
     ('olive oil', 'onion skin') in those texts, not the thing itself."""
     seen = Counter(w for t in texts for w in set(followers(t, head)))
     return {w for w, n in seen.items() if n >= 2}
+
+
+_DOSING = _VERBS["dosing"]
+"""Verb classes by which a medicine is taken ('swallowed')."""
+
+
+def dosed(verbs: set[str], things: list[str]) -> bool:
+    """Whether an event's verb classes take a medicine the things acted on name ('take my tablets' is done by 'a
+    small yellow tablet swallowed with water')."""
+    return bool(verbs & _DOSING) and ("medication" in things or any(terms.is_medicine(t) for t in things)
+                                      or bool(terms.medicines_named(things)))
 
 
 def names_head(text: str, head: str, compound: set[str]) -> bool:

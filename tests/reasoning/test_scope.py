@@ -117,6 +117,26 @@ def test_a_contraction_typed_without_its_apostrophe_reads_as_one():
     assert parse_scope("whats on tuesday", at).future == parse_scope("what's on tuesday", at).future is True
 
 
+@pytest.mark.parametrize("said, meant", [
+    ("where are me keys", "where are my keys"),
+    ("did i take me tablets this morning", "did i take my tablets this morning"),
+    ("how much was in me wallet when i found it", "how much was in my wallet when i found it"),
+    ("which one's me night tablet", "which one's my night tablet"),
+    ("what did me blood pressure come out at", "what did my blood pressure come out at"),
+    ("who owes me money", "who owes me money"),
+    ("did jan ring me yesterday", "did jan ring me yesterday"),
+    ("tell me which i did first", "tell me which i did first"),
+    ("what did mum want me not to forget", "what did mum want me not to forget"),
+    ("has liam paid me back that twenty", "has liam paid me back that twenty"),
+])
+def test_me_said_for_my_reads_as_my(said, meant):
+    """'me' for 'my' (as many say it) after a preposition, a 'to be', a 'did' or a verb of handling things; 'me' as
+    itself everywhere else."""
+    from egocli.core.lexicon import apostrophes
+
+    assert apostrophes(said) == meant
+
+
 def test_since_a_day_runs_from_then_until_the_question():
     """'How many times has the carer been since Wednesday morning?' asked on Thursday evening counts Thursday too;
     'since' is a time word, not part of what is counted."""
