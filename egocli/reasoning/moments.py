@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, affirmed, digest, guests, kinds, returns, settled, terms, visits
+from egocli.reasoning import actions, affirmed, digest, guests, happened, kinds, returns, settled, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -22,10 +22,6 @@ from egocli.store import Event, EventFilter, Store
 from egocli.store import windows as store_windows
 from egocli.core.timeutil import local, to_ms
 
-FORGOT = re.compile(r"^(?:forget|forgot|miss) (?:to )?(.+)$")
-REMEMBERED = re.compile(r"^(?:remember|manage|get) to (.+)$")
-_MANNER = {way: re.compile(pattern) for way, pattern in lexicon().manner.items()}
-"""How a yes/no question asks an act to have been done ('on time') -> a line saying it was not ('LATE')."""
 POINT_NEAR_MS = 2 * 60_000
 """'What was I doing at 07:48?': the events this close to the time answer it."""
 SHOWN = 6
@@ -34,11 +30,6 @@ _FROM_PLACE = re.compile(r"^(\w+(?: out)?) (out of|from|in|into|inside) (?:the |
 """'take out of the fridge', 'put in the drawer': an act and the container it went out of or into."""
 _INTO_ACTS = {"out of": ("take", "take_out"), "from": ("take", "take_out"), "in": ("put", "put_in", "put_away"),
               "into": ("put", "put_in", "put_away"), "inside": ("put", "put_in", "put_away")}
-_REMOTE = {actions.CLASS.get(terms.stem(w), terms.stem(w)) for w in lexicon().verbs["remote"]}
-"""Classes of acts done with someone elsewhere (calling, texting)."""
-_OUTGOING = re.compile(r"\b(?:" + "|".join(sorted(lexicon().verbs["outgoing"], key=len, reverse=True)) +
-                       r") (?:up )?(\w+)")
-"""A remote act going out to someone ('calling Anna', 'rang up Sam'): the person is the group."""
 _WHAT_INTO = re.compile(r"^(\w+) (?:in|into|on|onto|inside|out of|from|off) (?=\w)")
 """'What did I put in the jug': the words after the verb name where, not what (the question asks what)."""
 
@@ -76,14 +67,14 @@ def exists(asked: Asked, plan: QuestionPlan) -> Finding:
     want = kinds.asked(plan.action)
     sent = kinds.events(asked.store, asked.scope, plan.action) if want is not None and want.sender else None
     if sent:
-        return _yes("Yes", plan.action, [[e] for e in sent], _within(asked.scope), asked.stamp)
+        return happened.yes("Yes", plan.action, [[e] for e in sent], happened.within(asked.scope), asked.stamp)
     if came := guests.arrival(asked, plan.action):  # 'did the plumber come?': a visit of his seen
-        return _yes("Yes", plan.action, [came], _within(asked.scope), asked.stamp)
+        return happened.yes("Yes", plan.action, [came], happened.within(asked.scope), asked.stamp)
     if (result := settled.settled(asked, plan.action)) is not None:  # 'did the van pass its MOT?': its result line
         return result
     if (back := returns.returned(asked, plan.action)) is not None:  # 'did Tony bring the ladder back?'
         return back
-    found = _exists(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
+    found = happened.verdict(_matcher(asked), plan.action, asked.stamp)  # else its words ('did the tesco order come?')
     near = found.events[-1] if found.events and not found.answered else None
     return (affirmed.seen(asked, plan.action, near) if near is not None else None) or found
 
@@ -100,13 +91,13 @@ def occasions(asked: Asked, matcher: Matcher, phrase: str) -> list[Event]:
     finds; others: the matcher's events, a call from someone only where a call is seen, not their words in the
     room)."""
     came = guests.arrival(asked, phrase)
-    return came if came is not None else [e for e in matcher.matches(phrase) if _with_person(phrase, e)]
+    return came if came is not None else [e for e in matcher.matches(phrase) if happened.with_person(phrase, e)]
 
 
 def ago(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How long ago did I X?'."""
     matcher = _matcher(asked)
-    groups = [g for g in ([e for e in group if _with_person(plan.action, e)] for group in _bouts(matcher, plan.action))
+    groups = [g for g in ([e for e in group if happened.with_person(plan.action, e)] for group in happened.bouts(matcher, plan.action))
               if g]  # 'ring from brian' is no call to him
     if not groups:
         return nothing(matcher, "ago", plan.action, asked.stamp)
@@ -150,72 +141,6 @@ def _with_caller(asked: Asked, ev: Event) -> str:
     """A call's line with who was on it when the line does not say ('Marie, the landline phone ringing')."""
     who = kinds.caller(asked.store, ev)
     return f"{who}, {ev.content}" if who and who.lower() not in ev.content.lower() else ev.content
-
-
-def _bouts(matcher: Matcher, phrase: str) -> list[list[Event]]:
-    found = matcher.matches(phrase)
-    return occurrences(found, between=matcher.between) if found else []
-
-
-def _with_person(phrase: str, ev: Event) -> bool:
-    """Whether an event can be the act asked about as far as who was where: a call to Anna ('calling Anna') is
-    no call from her ('call from anna') and no seeing her ('see anna')."""
-    text = ev.content.lower()
-    said = phrase.split()
-    verb = terms.stem(said[0]) if said else ""
-    if len(said) >= 3 and said[1] == "from" and actions.CLASS.get(verb, verb) in _REMOTE:  # 'call from anna', 'texted from priya'
-        # a call seen as one ('incoming call', 'Anna ringing'), not Anna's words in the room nor a call to her
-        return bool(actions.REMOTE_WORDS.search(text)) and \
-            said[2] not in (found.group(1) for found in _OUTGOING.finditer(text))
-    act = actions.parse(phrase)
-    if act.verb in ("look", "meet") and act.head is not None:
-        return not actions.REMOTE_WORDS.search(text)
-    return True
-
-
-def _exists(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
-    """'Did I X?': yes with how often and when last, or no; a likeness of meaning only is said as such."""
-    forgot = FORGOT.match(phrase)
-    phrase = forgot.group(1) if forgot else (m.group(1) if (m := REMEMBERED.match(phrase)) else phrase)
-    groups = [g for g in ([e for e in group if _with_person(phrase, e)] for group in _bouts(matcher, phrase)) if g]
-    where = _within(matcher.scope)
-    if not groups:
-        word = "Yes, you forgot" if forgot else "No"
-        close = matcher.closest(phrase)
-        if close is None:
-            return Finding("exists", f"{word}: nothing in the log about \"{phrase}\"{where}.", (),
-                           f"no event about {phrase}{where}: so {word.lower()}")
-        when = stamp(close.start_ms, close.source_id)
-        lead = "Yes, it seems you forgot" if forgot else "Not that I can see"
-        return Finding("exists", f"{lead}: nothing about \"{phrase}\"{where}; the closest is "
-                       f"{when}: {close.content}.", (close,), f"no event about {phrase}{where}: so {word.lower()}; "
-                       f"the closest, not the same: {when}: {close.content}", False)
-    last = groups[-1][-1]
-    when = stamp(last.start_ms, last.source_id)
-    if matcher.tier <= 1:
-        return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
-                       f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
-                       f"{last.content}", False)
-    how = next((way for way in _MANNER if f" {way} " in f" {' '.join(terms.words(phrase))} "), None)
-    if how is not None and (off := next((e for e in groups[-1] if _MANNER[how].search(e.content)), None)):
-        off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
-        return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
-                       f"{phrase}: done, but not {how}: {off_when}: {off.content}")
-    return _yes("No, you did it" if forgot else "Yes", phrase, groups, where, stamp)
-
-
-def _within(scope: Scope) -> str:
-    """' (yesterday morning)': the scope a yes or no is said within, or '' for the whole log."""
-    return f" ({scope.label})" if scope.windows else ""
-
-
-def _yes(word: str, phrase: str, groups: list[list[Event]], where: str, stamp: Callable[[int, int | None], str]) \
-        -> Finding:
-    """'Yes: 2 times (today), the last at ...': how often and the latest."""
-    last = groups[-1][-1]
-    when, times = stamp(last.start_ms, last.source_id), f"{len(groups)} time{'s' if len(groups) > 1 else ''}"
-    return Finding("exists", f"{word}: {times}{where}, the last at {when}: {last.content}.", (last,),
-                   f"{phrase}: yes, {times}{where}; last at {when}: {last.content}")
 
 
 def _which(matcher: Matcher, phrases: tuple[str, ...], stamp: Callable[[int, int | None], str],

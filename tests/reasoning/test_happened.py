@@ -1,0 +1,29 @@
+"""'Did I X?' on a real store: a line naming only the thing of an act is no yes ('have I taken my tablets' over
+tablets tipped into an egg cup), unless it says as much as the act: a receipt for getting it, a thing handled for
+bringing it."""
+
+from __future__ import annotations
+
+from egocli.core.timeutil import parse_time_ms
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2026-12-04T11:00")
+DAY = [
+    ("2026-12-04T08:15", "visual", "the blister pack on the table, the morning bubble pressed, two tablets tipped into an egg cup"),
+    ("2026-12-04T08:16", "visual", "an egg cup with two tablets in it set down on the kitchen windowsill"),
+    ("2026-12-04T09:49", "visual", "a chiller of milk, a two-pint bottle with a green top"),
+    ("2026-12-04T09:50", "text", "receipt — Co-op — SEMI SKIMMED MILK 2PT £1.55 — TOTAL £1.55"),
+    ("2026-12-04T10:20", "visual", "carrying the step ladder in from the van and leaning it on the wall"),
+]
+
+
+def test_tablets_set_down_are_not_tablets_taken(tmp_path):
+    answer = said(day_log(tmp_path / "d.db", DAY), "have I taken my tablets yet this morning", AT)
+    assert answer.startswith("Not as such") and "egg cup" in answer
+
+
+def test_a_receipt_is_a_thing_got_and_a_thing_carried_a_thing_brought(tmp_path):
+    store = day_log(tmp_path / "d.db", DAY)
+    assert said(store, "did we get milk today", AT).startswith("Yes")
+    assert said(store, "did i bring the step ladder in", AT).startswith("Yes")
