@@ -58,7 +58,8 @@ class Matcher:
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         things = self._things(q, act)
-        self.bare = {e.id for e in found if act.verb is not None and _names_only(e.content, things)}
+        self.bare = {e.id for e in found if act.verb is not None and e.modality != "speech"
+                     and _names_only(e.content, things)}  # 'Jean: do you want your tickets?' is Jean speaking
         tiered = [(self._about(q, e, act, compound, things), e) for e in found]
         self.related = {e.id for tier, e in tiered if tier >= 2}
         best = self.tier = max((tier for tier, _ in tiered), default=0)

@@ -27,3 +27,14 @@ def test_a_receipt_is_a_thing_got_and_a_thing_carried_a_thing_brought(tmp_path):
     store = day_log(tmp_path / "d.db", DAY)
     assert said(store, "did we get milk today", AT).startswith("Yes")
     assert said(store, "did i bring the step ladder in", AT).startswith("Yes")
+
+
+def test_someone_naming_the_thing_aloud_is_not_the_act(tmp_path):
+    """'Jean: do you want your raffle tickets? Four for four pound' opens with a word of the question (Jean), but
+    is Jean speaking: no payment to her; the raffle tickets read with '(owes £4)' say so."""
+    store = day_log(tmp_path / "r.db", [
+        ("2026-12-04T11:33", "speech", "Jean: Ken, do you want your raffle tickets? Four for four pound, same as last year."),
+        ("2026-12-04T11:34", "speech", "Jean: Pay me next week, love. I'll write your name on them."),
+        ("2026-12-04T11:35", "text", "raffle tickets — Park Methodist Christmas Raffle — K. Whitworth (owes £4)"),
+    ])
+    assert not said(store, "have i paid jean for the raffle tickets", parse_time_ms("2026-12-04T12:00")).startswith("Yes")
