@@ -42,6 +42,11 @@ _WORD_CLOCK = re.compile(rf"\b(at|around|about|by|till|until|from|after|before|s
                          "|".join(sorted(map(re.escape, _AFTER_WORDS), key=len, reverse=True)) + r")(?![\w'])")
 
 
+_RANGE = re.compile(rf"\b(between {_HOUR} (and)|from {_HOUR} (to|till|until)) {_HOUR}(?![\w:.])(?!\s*(?:a\.?m|p\.?m|o'?clock)\b)")
+"""Two bare hours of a span ('between three and five', 'from 10 till 2'): an hour from 1 to 6 is in the afternoon
+as a clock said alone is, and a second hour below the first runs past noon."""
+_BARE_HOUR = re.compile(rf"\b(at|around|about|by|till|until|since) {_HOUR}(?![\w:.'])")
+"""A bare hour said in words after a word of time ('at three', 'by five'), in digits as 'at 3' is read."""
 _CLOCK_END = re.compile(r"\s*(?:$|[?.!,;)]|(?:a\.?m|p\.?m|o'?clock|today|yesterday|tonight|this|last|on|in|at|and|or|"
                         r"when|then|the|my)\b)")
 """What may follow the hour of 'ten to four' said with a bare number: the end, a time word, a new clause."""
@@ -91,9 +96,24 @@ def spoken_clock(text: str) -> str:
             return f"{m.group(1)} {hour} o'clock"
         return f"{m.group(1)} {_waking(hour, minutes, morning)}"
 
+    def bare(m: re.Match[str]) -> str:
+        hour = _hour_of(m.group(2))
+        return f"{m.group(1)} {hour}" if hour is not None and _CLOCK_END.match(text, m.end()) else m.group(0)
+
+    def between(m: re.Match[str]) -> str:
+        lead, joint = ("between", m.group(3)) if m.group(2) else ("from", m.group(5))
+        lo, hi = _hour_of(m.group(2) or m.group(4)), _hour_of(m.group(6))
+        if lo is None or hi is None or lo > 12 or hi > 12 or morning:
+            return m.group(0)
+        if hi < lo:  # 'between 10 and 2': into the afternoon
+            return f"{lead} {lo} {'pm' if lo == 12 else 'am'} {joint} {hi} pm"
+        return f"{lead} {lo} pm {joint} {hi} pm" if 1 <= lo <= 6 else f"{lead} {lo} {joint} {hi}"
+
     text = _PAST_TO.sub(past_to, text)
     text = _HALF.sub(half, text)
     text = _WORD_CLOCK.sub(word_clock, text)
+    text = _RANGE.sub(between, text)
+    text = _BARE_HOUR.sub(bare, text)
     return re.sub(rf"\b{_HOUR} o'?clock\b", lambda m: f"{_hour_of(m.group(1))} o'clock"
                   if _hour_of(m.group(1)) is not None else m.group(0), text)
 

@@ -82,7 +82,10 @@ def said_days(text: str, said_ms: int) -> list[Span]:
         add(m, _day(_safe(int(m.group(1)), int(m.group(2)), int(m.group(3)))))
     for m in _WEEKDAY.finditer(lowered):
         past = m.group(1) in ("last", "this past") or m.group(5)
-        add(m, None if past else _weekday(said, m.group(2), m.group(1), m.group(3), m.group(4)), bool(past))
+        today = m.group(1) in (None, "this", "on") and not m.group(3) and _WEEKDAYS.index(m.group(2)) == said.weekday() \
+            and lowered[m.end():].split()[:1] in ([p] for p in _PARTS)  # 'your Saturday morning ones', said then
+        add(m, None if past else _day(said) if today else _weekday(said, m.group(2), m.group(1), m.group(3), m.group(4)),
+            bool(past))
     for m in _SHORT.finditer(lowered):
         add(m, _weekday(said, _full(m.group(1)), None, m.group(2), m.group(3)))
     for m in _ALONE.finditer(lowered):
@@ -148,6 +151,10 @@ def _next_date(said: date, dom: int | None, month: int | None) -> date | None:
         else:
             year, mon = (year + 1, 1) if mon == 12 else (year, mon + 1)
     return None
+
+
+_PARTS = tuple(lexicon().time["parts"])
+"""Parts of the day: a weekday said with one on that weekday is that very day ('Saturday morning', on a Saturday)."""
 
 
 def _weekday(said: date, name: str, lead: str | None, number: str | None, month: str | None) -> Span | None:

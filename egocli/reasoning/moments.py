@@ -205,8 +205,9 @@ def _at(store: Store, scope: Scope, stamp: Callable[[int, int | None], str]) -> 
     for lo, hi in scope.moments:
         if lo == hi:
             near = _around(store, lo, lo)
-        else:
-            near = _spread(store_windows.overlapping(store, lo, hi + 60_000, None, 2000))
+        else:  # a stretch: what tells it (digest.salient), not every sight of it
+            within = store_windows.overlapping(store, lo, hi + 60_000, None, 2000)
+            near = digest.salient(within, SHOWN, acts=True) or _spread(within)
         shown += sorted(near, key=lambda e: (e.start_ms, e.id))
     when = ", ".join(stamp(lo, None) if lo == hi else f"{stamp(lo, None)}-{stamp(hi, None)}" for lo, hi in scope.moments)
     if not shown:

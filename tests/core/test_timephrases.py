@@ -19,6 +19,12 @@ from egocli.core.timephrases import spoken_clock
     ("at ten thirty", "at 10:30"),
     ("at one fifteen", "at 1:15 pm"),
     ("three o'clock on thursday", "3 o'clock on thursday"),
+    ("where was i at three on saturday", "where was i at 3 on saturday"),
+    ("what was i doing between three and five", "what was i doing between 3 pm and 5 pm"),  # the afternoon
+    ("from 10 till 2 yesterday", "from 10 am till 2 pm yesterday"),  # the second hour past noon
+    ("between 9 and 11", "between 9 and 11"),
+    ("from ten to eleven", "from 10 to 11"),  # a span, not ten to eleven (10:50)
+    ("between three and five this morning", "between three and five this morning"),
 ])
 def test_clock_times_said_in_words_become_digits(said, digits):
     assert spoken_clock(said) == digits
@@ -26,6 +32,7 @@ def test_clock_times_said_in_words_become_digits(said, digits):
 
 @pytest.mark.parametrize("text", ["half an hour ago", "half the time", "i gave ten to two friends",
                                   "half 3 hours", "what happened at noon", "ten past the post office",
-                                  "what did i do from 9 to 10 am", "from ten to eleven", "between five to six"])
+                                  "what did i do from 9 to 10 am", "between five to six",
+                                  "at one point i had it", "how many came at one time"])
 def test_words_that_are_no_clock_are_kept(text):
     assert spoken_clock(text) == text

@@ -33,6 +33,8 @@ SAID = parse_time_ms("2026-12-01T09:12")  # a Tuesday
     ("we were on the second floor", []),  # an ordinal that names a floor, not a day
     ("van MOT moved - Thu 1pm (not 8.30)", [date(2026, 12, 3)]),  # a short weekday that is no other word
     ("sat in the sun with the wed photos", []),  # 'sat', 'sun' and 'wed' alone are words
+    ("that's your Tuesday morning ones done", [date(2026, 12, 1)]),  # said on a Tuesday with a part: that day
+    ("see you Tuesday", [date(2026, 12, 8)]),  # said on a Tuesday alone: the next
 ])
 def test_a_line_names_the_days_it_is_said_for(text, days):
     assert [lo for lo, _ in said_days(text, SAID)] == days

@@ -38,3 +38,14 @@ def test_someone_naming_the_thing_aloud_is_not_the_act(tmp_path):
         ("2026-12-04T11:35", "text", "raffle tickets — Park Methodist Christmas Raffle — K. Whitworth (owes £4)"),
     ])
     assert not said(store, "have i paid jean for the raffle tickets", parse_time_ms("2026-12-04T12:00")).startswith("Yes")
+
+
+def test_a_stretch_of_the_day_is_told_by_what_happened_in_it_not_its_scenery(tmp_path):
+    """'What was I doing between three and five on Saturday?': three and five are the afternoon, and the lines
+    told are what was said and done then, not the wallpaper."""
+    rows = [(f"2026-12-05T15:{m:02d}", "visual", "a wallpaper border of ivy") for m in range(0, 60, 4)]
+    rows += [("2026-12-05T15:12", "speech", "Liam: Guess what, Grandad, I passed my exam. Eighty-four percent."),
+             ("2026-12-05T16:52", "speech", "radio: And it's full time at the Shay. Halifax two, Altrincham one.")]
+    store = day_log(tmp_path / "s.db", sorted(rows))
+    answer = said(store, "what was i doing between three and five on saturday", parse_time_ms("2026-12-06T20:00"))
+    assert "passed my exam" in answer and "full time" in answer
