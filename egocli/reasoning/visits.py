@@ -303,10 +303,11 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
                 for b in begins]
         return sorted({e.id: e for e in left if e is not None}.values(), key=lambda e: e.start_ms) or home
     if asked_move.kind == "arrive" and asked_move.after:
-        ends = [v.end for v in visits(asked, asked_move.after, find) if v.end is not None]
+        went = visits(asked, asked_move.after, find)  # no departure seen from any: from their beginnings on
+        ends = [v.end for v in went if v.end is not None] or [v.begin for v in went]
         back = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
                 if any(h.start_ms >= end.start_ms for h in home)]
-        return sorted({e.id: e for e in back}.values(), key=lambda e: e.start_ms) or home
+        return sorted({e.id: e for e in back}.values(), key=lambda e: e.start_ms) or ([] if went else home)
     return home
 
 

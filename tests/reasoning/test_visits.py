@@ -223,3 +223,15 @@ def test_a_road_sign_is_on_the_way_a_pub_sign_is_there_and_doors_are_no_other_pl
     assert "15:38" in _ask(store, "what time did we leave the garden centre")
     assert "1 h 10 min" in _ask(store, "how long were we at the garden centre")
     assert "19:47" in _ask(store, "what time did we get to the red lion")
+
+
+def test_getting_home_after_a_place_never_seen_left_is_no_earlier_homecoming(tmp_path):
+    """The quiz is seen (its answer sheet) but no leaving it: 'when did we get home after the quiz' is not the
+    homecoming of the afternoon before it."""
+    store = day_log(tmp_path / "quiz.db", [
+        ("2026-12-03T13:36", "visual", "letting myself in, the shopping bag on the kitchen floor"),
+        ("2026-12-03T19:47", "text", "pub sign — The Red Lion — QUIZ NIGHT every Saturday 8pm"),
+        ("2026-12-03T19:56", "text", "answer sheet — The Red Lion Quiz — Round 1"),
+        ("2026-12-03T22:11", "visual", "the back seat of a taxi, the pub's lit windows sliding away"),
+    ])
+    assert "13:36" not in _ask(store, "what time did we get home after the quiz")
