@@ -196,7 +196,9 @@ def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int 
 def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
     """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own; an arrival or a
     departure too)."""
-    if visits.move(phrase) is not None or kinds.asked(phrase) is not None:
+    if (kind := kinds.asked(phrase)) is not None and kind.kind == "call":
+        return visits.stretches(found, kinds.CALL_GAP_MS)  # the phone ringing, then 'incoming call - Jan': one call
+    if visits.move(phrase) is not None or kind is not None:
         return [[e] for e in found]
     verb = actions.parse(phrase, verb_first).verb
     return occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(e.content, verb))
@@ -224,9 +226,6 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
     when = asked.stamp(ev.start_ms, ev.source_id)
     return Finding("first", voice.did("first", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: first at {when}: {ev.content}")
-
-
-"""Words after a first word that make it a thing ('a letter from', 'the email about'), not an act."""
 
 
 def count(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -170,3 +170,16 @@ def test_who_got_in_touch_lists_what_came_in_of_the_kind_the_verb_sends(tmp_path
     assert "pharmacy" in _ask(narrated, "who rang me today")  # a call narrated as one ('phone call with ...')
     narrated.close()
     log.close()
+
+
+def test_a_call_seen_ringing_and_read_on_the_screen_is_one_call(tmp_path):
+    """The phone buzzing, then 'incoming call - Jan' twenty seconds later: one call, twice in two days."""
+    store = day_log(tmp_path / "calls.db", [
+        ("2026-12-05T10:02:00", "visual", "a mobile phone buzzing on the kitchen table, its screen lit"),
+        ("2026-12-05T10:02:20", "text", "phone — incoming call — Jan"),
+        ("2026-12-05T10:03:00", "speech", "Jan: Hiya Dad, just checking in."),
+        ("2026-12-06T15:04:00", "visual", "a phone buzzing on the café table"),
+        ("2026-12-06T15:04:20", "text", "phone — incoming call — Jan"),
+    ])
+    told = said(store, "how many times has jan rung me this weekend", parse_time_ms("2026-12-06T20:00"))
+    assert told.startswith("2 times")
