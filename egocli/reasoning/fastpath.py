@@ -1,8 +1,7 @@
 """The fast path of understanding: an ordered table of patterns that read a `QuestionPlan` straight from the usual
-phrasings of the registry's forms (forms.py); understand.py tries them before the model's grammar-bound parse.
-
-Each rule is a pattern over the question (lower case, its scope's time words taken out) and how its groups fill
-the plan's slots; the first rule whose pattern matches and whose build gives a plan wins."""
+phrasings of the registry's forms (forms.py); understand.py tries them before the model's grammar-bound parse. Each
+rule is a pattern over the question (lower case, its scope's time words taken out) and how its groups fill the
+plan's slots; the first rule whose pattern matches and whose build gives a plan wins."""
 
 from __future__ import annotations
 
@@ -300,8 +299,9 @@ RULES: tuple[Rule, ...] = (
           _said_whether),
     _rule("said", r"^what was (?:said|discussed|agreed|decided) (?:about|at|in|during|on) (?:the |my )?(.+?)",
           ("other",)),
-    _rule("list", r"^who (rang|called|phoned|texted|messaged|emailed|rung)(?: (?:me|us)\b)?.*?",
-          lambda groups, scope: QuestionPlan("list", f"incoming {kinds.sent_by(groups[0])}s")),
+    _rule("list", r"^who (?:(rang|called|phoned|texted|messaged|emailed|rung)(?: (?:me|us)\b)?|(?:did|have) (?:i|we) "
+                  r"(ring|rung|call|called|phone|phoned|text|texted|message|messaged|email|emailed)(?: up)?\b).*?",
+          lambda g, scope: QuestionPlan("list", f"{'incoming' if g[0] else 'outgoing'} {kinds.sent_by(g[0] or g[1])}s")),
     _rule("during", r"^what (?:happened|went on|was going on) (?:in|at|during) (?:the |my |our )?(.+?)"),
     _rule("during", r"^(?:(?:what|who)(?: else)? (?:was i doing|did i do|happened|was happening|was going on|"
                     r"was i up to|did i see|was i with)|where (?:was|were) (?:i|we)) (?:when|while|as|just as) "

@@ -47,6 +47,8 @@ class Asked:
     """What for or where, after one of the kind's `objects` words ('van' in 'pay for the van'), or ()."""
     incoming: bool = False
     """Only those that came in ('incoming calls': none the wearer made, as with a sender named)."""
+    outgoing: bool = False
+    """Only those the wearer made ('outgoing calls': 'calling Stan Booth')."""
 
 
 _PERSONAL = frozenset("me us you him her them back".split())
@@ -65,7 +67,7 @@ def asked(phrase: str) -> Asked | None:
     ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
     sender, way, rest, about, objected = "", "", [], [], False
     for i, word in enumerate(tokens):
-        if i == at or word == "incoming":
+        if i == at or word in ("incoming", "outgoing"):
             continue
         if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
@@ -86,7 +88,7 @@ def asked(phrase: str) -> Asked | None:
             rest.append(word)
     if rest or _PERSONAL & set(about):
         return None
-    return Asked(kind, sender, way, tuple(about), "incoming" in tokens)
+    return Asked(kind, sender, way, tuple(about), "incoming" in tokens, "outgoing" in tokens)
 
 
 def sender(ev: Event, kind: str) -> str:
@@ -149,7 +151,7 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
                                            limit=LIMIT)):
             went_out = want.kind in _OUTGOING and bool(_OUTGOING[want.kind].search(ev.content))
             if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)) and \
-                    not ((want.sender or want.incoming) and went_out):
+                    not ((want.sender or want.incoming) and went_out) and (went_out or not want.outgoing):
                 found[ev.id] = ev
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered

@@ -183,3 +183,16 @@ def test_a_call_seen_ringing_and_read_on_the_screen_is_one_call(tmp_path):
     ])
     told = said(store, "how many times has jan rung me this weekend", parse_time_ms("2026-12-06T20:00"))
     assert told.startswith("2 times")
+
+
+def test_who_i_rang_are_the_calls_i_made_and_who_rang_me_those_that_came_in(tmp_path):
+    store = day_log(tmp_path / "out.db", [
+        ("2026-12-05T10:02:20", "text", "phone — incoming call — Jan"),
+        ("2026-12-05T13:05:00", "text", "phone — calling Stan Booth"),
+        ("2026-12-05T13:05:30", "speech", "Ken: Stan, it's Ken. Are we still on for tonight?"),
+    ])
+    at = parse_time_ms("2026-12-05T20:00")
+    made = said(store, "who did i ring this afternoon", at)
+    assert "Stan Booth" in made and "Jan" not in made
+    came = said(store, "who rang me today", at)
+    assert "Jan" in came and "Stan" not in came
