@@ -115,8 +115,8 @@ class Matcher:
             and ev.modality != "speech"  # 'keep taking the tablet', said, is not taking it
         named = bool(things) and terms.recall(things, own) >= 0.99
         verbs = actions.verbs_of(ev.content, ev.modality) if act.verb is not None else set()
-        if act.verb == "take" and actions.dosed(verbs, things):
-            verbs.add("take")  # 'take my tablets': 'a small yellow tablet swallowed with water'
+        if act.verb == "take" and actions.dosed(verbs, things):  # 'take my tablets': 'a yellow tablet swallowed'
+            literal = True  # is the very act, as 'took' is
         bare = named and ev.id in self.bare
         if (things or act.verb) and (not things or named) and \
                 (act.verb is None or literal or act.verb in verbs or bare):

@@ -54,15 +54,16 @@ def test_a_medicine_the_table_does_not_know_leaves_the_question_to_the_context(t
 
 
 def test_a_tablet_swallowed_is_a_tablet_taken(tmp_path):
-    """'when did I last take a tablet': a tablet swallowed with water is a taking (the lexicon's dosing verbs), the
-    verb after the noun no compound ('tablet swallowed' is not a kind of tablet); tablets tipped into an egg cup
-    and set down are not."""
+    """'when did I last take a tablet': a tablet swallowed with water is a taking as much as a note saying 'took'
+    (the lexicon's dosing verbs), the verb after the noun no compound ('tablet swallowed' is not a kind of tablet);
+    tablets tipped into an egg cup and set down are not."""
     store = day_log(tmp_path / "dose.db", [
         ("2026-12-04T08:15", "visual", "the blister pack on the table, the morning bubble pressed, two tablets tipped into an egg cup"),
         ("2026-12-04T08:16", "visual", "an egg cup with two tablets in it set down on the kitchen windowsill"),
         ("2026-12-04T12:10", "visual", "two tablets swallowed from a palm with a glass of water at the sink"),
+        ("2026-12-04T12:11", "note", "took morning tablets late — 12.10"),
         ("2026-12-04T21:31", "visual", "the evening bubble of the blister pack pressed, a small yellow tablet swallowed with water"),
     ])
     at = parse_time_ms("2026-12-04T22:00")
     assert "21:31" in said(store, "when did i last take a tablet", at)
-    assert said(store, "how many times did i take a tablet today", at).startswith("2 times")
+    assert said(store, "how many times did i take a tablet today", at).startswith("2 times")  # the note, the dose
