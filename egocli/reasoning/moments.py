@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import partial
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, affirmed, digest, guests, happened, kinds, returns, settled, visits
+from egocli.reasoning import actions, affirmed, digest, guests, happened, kinds, meals, returns, settled, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher, nothing, occurrences
@@ -130,11 +130,32 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     if (heard := guests.met(asked, plan.action)) is not None:  # 'who did I see at the eye clinic?'
         return heard
     said = plan.action.split()
+    if not plan.relation and len(said) > 1 and (said[0] == "at" or (said[0] in _EATING and said[1] == "at")) and \
+            (ate := _eaten_at(asked, " ".join(said[1:] if said[0] == "at" else said[2:]))) is not None:
+        return ate  # 'what did I have at the garden centre cafe'
     if not plan.relation and len(said) > 2 and said[1] in ("at", "from") and said[0] in _GETTING:
         bought = digest.digest(asked, QuestionPlan("digest", " ".join(said[2:]), relation="bought"))
         if bought.answered:  # 'buy at the market': the stay told, what was bought first
             return bought
     return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
+
+
+_EATING = ("have", "had", "eat", "ate", "drink", "drank")
+
+
+def _eaten_at(asked: Asked, place: str) -> Finding | None:
+    """What was eaten or drunk at a place: the line of the stay there that shows a meal best (meals.score), or
+    None (no stay seen, or nothing eaten in it)."""
+    lo, hi, _ = digest.span_of(asked)
+    if (stay := digest.occasion(asked, place, lo, hi)) is None:
+        return None
+    lines = [e for e in store_windows.overlapping(asked.store, stay[0], stay[1] + 1, None, 2000)
+             if e.modality in ("visual", "speech") and meals.score(e) > 0]
+    if not lines:
+        return None
+    best = max(lines, key=lambda e: (meals.score(e), e.start_ms))
+    when = asked.stamp(best.start_ms, best.source_id)
+    return Finding("list", f"At {place}, {when}: {best.content}.", (best,), f"eaten at {place}: {when}: {best.content}")
 
 
 def _with_caller(asked: Asked, ev: Event) -> str:

@@ -35,6 +35,7 @@ SAID = parse_time_ms("2026-12-01T09:12")  # a Tuesday
     ("sat in the sun with the wed photos", []),  # 'sat', 'sun' and 'wed' alone are words
     ("that's your Tuesday morning ones done", [date(2026, 12, 1)]),  # said on a Tuesday with a part: that day
     ("see you Tuesday", [date(2026, 12, 8)]),  # said on a Tuesday alone: the next
+    ("QUIZ NIGHT every Saturday 8pm", []),  # a habit, no one day
 ])
 def test_a_line_names_the_days_it_is_said_for(text, days):
     assert [lo for lo, _ in said_days(text, SAID)] == days

@@ -49,3 +49,16 @@ def test_a_stretch_of_the_day_is_told_by_what_happened_in_it_not_its_scenery(tmp
     store = day_log(tmp_path / "s.db", sorted(rows))
     answer = said(store, "what was i doing between three and five on saturday", parse_time_ms("2026-12-06T20:00"))
     assert "passed my exam" in answer and "full time" in answer
+
+
+def test_what_i_had_at_a_place_is_what_was_eaten_in_the_stay_there(tmp_path):
+    """'What did I have at the garden centre café': the meal seen in the stay there, not the sign at its gate."""
+    store = day_log(tmp_path / "cafe.db", [
+        ("2026-12-05T14:28", "text", "sign — Brookfoot Garden Centre — Plants • Gifts • Café"),
+        ("2026-12-05T14:30", "visual", "racks of bagged bulbs, a woman picking up a net bag of tulip bulbs"),
+        ("2026-12-05T14:52", "visual", "a garden centre café counter with scones, cakes and a coffee machine"),
+        ("2026-12-05T14:58", "visual", "a table by a window, a pot of tea, a toasted teacake with the butter melting"),
+        ("2026-12-05T15:38", "visual", "walking out through sliding doors to the car park"),
+    ])
+    answer = said(store, "what did i have at the garden centre cafe", parse_time_ms("2026-12-05T20:00"))
+    assert "teacake" in answer
