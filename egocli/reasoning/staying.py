@@ -60,9 +60,11 @@ def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit], found: S
     begin = opened[-1].begin if opened and opened[-1].begin.start_ms <= ev.start_ms else ev
     end = moved_on(asked, begin, max(begin.start_ms, ev.start_ms)) \
         if signed(begin) or (begin.modality == "visual" and arrives(begin)) else None
-    if end is None and (stay := seen_stay(asked, list(found), phrase)) is not None and stay[1] is not None and \
-            stay[1].start_ms > stay[0][0].start_ms:
+    stay = seen_stay(asked, list(found), phrase) if end is None else None
+    if stay is not None and stay[1] is not None and stay[1].start_ms > stay[0][0].start_ms:
         (begin, *_), end = stay
+    elif stay is not None and stay[0][-1].start_ms - stay[0][0].start_ms >= SEEN_SPAN_MS:
+        return _seen_through(asked, stay[0], phrase)  # no leaving seen: at least from its first sight to its last
     if end is not None:
         when, until = asked.stamp(begin.start_ms, begin.source_id), asked.stamp(end.start_ms, end.source_id)
         lasted = say_duration(end.start_ms - begin.start_ms)
@@ -72,6 +74,22 @@ def one_moment(asked: Asked, ev: Event, phrase: str, seen: list[Visit], found: S
                        f"{phrase}: from {when} ({begin.content}); {how} at {until} ({end.content}): about {lasted}, "
                        f"inferred", False)
     return no_length(asked.stamp(ev.start_ms, ev.source_id), ev, phrase)
+
+
+SEEN_SPAN_MS = 15 * 60_000
+"""A stay seen over at least this long, no leaving of it nor being elsewhere seen after, is told as lasting at least
+from its first sight to its last ('a stone chapel' at 10:25 ... 'a chapel door pushed open into daylight' at 11:42,
+then nothing more of the day)."""
+
+
+def _seen_through(asked: Asked, moments: list[Event], phrase: str) -> Finding:
+    """A stay told by its first and last sights, its leaving not seen: at least that long, said as such."""
+    first, last = moments[0], moments[-1]
+    when, until = asked.stamp(first.start_ms, first.source_id), asked.stamp(last.start_ms, last.source_id)
+    lasted = say_duration(last.start_ms - first.start_ms)
+    return Finding("duration", f"It seems at least {lasted}: you were there from {when} ({first.content.rstrip('. ')}) "
+                   f"until {until} ({last.content.rstrip('. ')}); I didn't see you leave.", (first, last),
+                   f"{phrase}: seen there from {when} to {until}: at least {lasted}, inferred", False)
 
 
 def no_length(when: str, ev: Event, phrase: str, seen: str = "one moment of it,") -> Finding:

@@ -235,3 +235,16 @@ def test_getting_home_after_a_place_never_seen_left_is_no_earlier_homecoming(tmp
         ("2026-12-03T22:11", "visual", "the back seat of a taxi, the pub's lit windows sliding away"),
     ])
     assert "13:36" not in _ask(store, "what time did we get home after the quiz")
+
+
+def test_a_stay_seen_for_an_hour_and_never_left_lasts_at_least_that_long(tmp_path):
+    """The chapel seen at 10:25 and its door pushed open at 11:42, nothing after: at least 1 h 17 min, said as such,
+    not 'I can't tell how long'."""
+    store = day_log(tmp_path / "chapel.db", [
+        ("2026-12-06T10:25", "visual", "a stone chapel with a noticeboard outside the railings"),
+        ("2026-12-06T10:28", "visual", "inside a chapel, rows of pews, a wooden hymn board on the wall"),
+        ("2026-12-06T11:05", "speech", "Minister: Our last hymn is two hundred and sixty."),
+        ("2026-12-06T11:42", "visual", "a chapel door pushed open into daylight, the street beyond"),
+    ])
+    answer = said(store, "how long were we at chapel", parse_time_ms("2026-12-06T13:00"))
+    assert answer.startswith("It seems at least 1 h 17 min")
