@@ -42,7 +42,8 @@ _WORD_CLOCK = re.compile(rf"\b(at|around|about|by|till|until|from|after|before|s
                          "|".join(sorted(map(re.escape, _AFTER_WORDS), key=len, reverse=True)) + r")(?![\w'])")
 
 
-_RANGE = re.compile(rf"\b(between {_HOUR} (and)|from {_HOUR} (to|till|until)) {_HOUR}(?![\w:.])(?!\s*(?:a\.?m|p\.?m|o'?clock)\b)")
+_RANGE = re.compile(rf"\b(between {_HOUR} (and)|from {_HOUR} (to|till|until)) {_HOUR}(?![\w:.])"
+                    r"(?!\s*(?:a\.?m|p\.?m|o'?clock)\b)")
 """Two bare hours of a span ('between three and five', 'from 10 till 2'): an hour from 1 to 6 is in the afternoon
 as a clock said alone is, and a second hour below the first runs past noon."""
 _BARE_HOUR = re.compile(rf"\b(at|around|about|by|till|until|since) {_HOUR}(?![\w:.'])")

@@ -158,7 +158,7 @@ def followers(text: str, head: str) -> list[str]:
     for i, tok in enumerate(tokens[:-1]):
         nxt = tokens[i + 1]
         if _term(tok) == head and nxt not in terms.STOP and nxt not in PREPOSITIONS and nxt.isalpha() \
-                and nxt not in PARTICLES and not (nxt.endswith("ed") and terms.stem(nxt) in CLASS):  # 'tablet swallowed'
+                and nxt not in PARTICLES and not (nxt.endswith("ed") and terms.stem(nxt) in CLASS):  # 'swallowed'
             out.append(_term(nxt))
     return out
 

@@ -83,10 +83,11 @@ def said_days(text: str, said_ms: int) -> list[Span]:
     for m in _WEEKDAY.finditer(lowered):
         habit = f" {lowered[:m.start()]}".rstrip().endswith(" every")  # 'every Saturday' names no one day
         past = m.group(1) in ("last", "this past") or m.group(5) or habit
-        today = m.group(1) in (None, "this", "on") and not m.group(3) and _WEEKDAYS.index(m.group(2)) == said.weekday() \
-            and lowered[m.end():].split()[:1] in ([p] for p in _PARTS)  # 'your Saturday morning ones', said then
-        add(m, None if past else _day(said) if today else _weekday(said, m.group(2), m.group(1), m.group(3), m.group(4)),
-            bool(past))
+        today = m.group(1) in (None, "this", "on") and not m.group(3) and \
+            _WEEKDAYS.index(m.group(2)) == said.weekday() and \
+            lowered[m.end():].split()[:1] in ([p] for p in _PARTS)  # 'your Saturday morning ones', said then
+        day = _day(said) if today else _weekday(said, m.group(2), m.group(1), m.group(3), m.group(4))
+        add(m, None if past else day, bool(past))
     for m in _SHORT.finditer(lowered):
         add(m, _weekday(said, _full(m.group(1)), None, m.group(2), m.group(3)))
     for m in _ALONE.finditer(lowered):

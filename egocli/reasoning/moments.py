@@ -97,7 +97,8 @@ def occasions(asked: Asked, matcher: Matcher, phrase: str) -> list[Event]:
 def ago(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How long ago did I X?'."""
     matcher = _matcher(asked)
-    groups = [g for g in ([e for e in group if happened.with_person(plan.action, e)] for group in happened.bouts(matcher, plan.action))
+    groups = [g for g in ([e for e in group if happened.with_person(plan.action, e)]
+                          for group in happened.bouts(matcher, plan.action))
               if g]  # 'ring from brian' is no call to him
     if not groups:
         return nothing(matcher, "ago", plan.action, asked.stamp)
