@@ -177,13 +177,7 @@ _DOSING = _VERBS["dosing"]
 def dosed(verbs: set[str], things: list[str]) -> bool:
     """Whether an event's verb classes take a medicine the things acted on name ('take my tablets' is done by 'a
     small yellow tablet swallowed with water')."""
-    return bool(verbs & _DOSING) and medicine(things)
-
-
-def medicine(things: list[str]) -> bool:
-    """Whether the things acted on (stemmed terms) are a medicine ('tablets', 'my metformin', 'the blood pressure
-    pills')."""
-    return "medication" in things or any(terms.is_medicine(t) for t in things) or bool(terms.medicines_named(things))
+    return bool(verbs & _DOSING) and terms.medicinal(things)
 
 
 def names_head(text: str, head: str, compound: set[str]) -> bool:

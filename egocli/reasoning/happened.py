@@ -80,10 +80,10 @@ def verdict(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
     return yes("No, you did it" if forgot else "Yes", phrase, groups, where, stamp)
 
 
-_NAMING = ("be", "have", "do", "go")
+_NAMING = lexicon().verbs["named_as_done"]
 """Verb classes a line naming the thing says as much as any act of it ('did I have a coffee')."""
 _BOUGHT = tuple(w.replace("_", " ") for w in lexicon().words["bought"])
-_GOT = ("take", "buy", "order")
+_GOT = lexicon().verbs["getting_classes"]
 
 
 def _unseen_act(phrase: str, groups: list[list[Event]]) -> bool:
@@ -92,9 +92,9 @@ def _unseen_act(phrase: str, groups: list[list[Event]]) -> bool:
     handled is a thing got or brought, unless a medicine, which is taken only by taking it."""
     verb = actions.parse(phrase).verb
     lines = [e for g in groups for e in g]
-    if verb in (None, *_NAMING) or (verb in _GOT and any(_bought(e) for e in lines)):
+    if verb is None or verb in _NAMING or (verb in _GOT and any(_bought(e) for e in lines)):
         return False
-    return not (verb == "take" and not actions.medicine(terms.stem_all(phrase)) and
+    return not (verb == "take" and not terms.medicinal(terms.stem_all(phrase)) and
                 any(actions.verbs_of(e.content, e.modality) - {"look"} for e in lines if e.modality == "visual"))
 
 

@@ -30,9 +30,7 @@ _KNOWN = sorted({name for names in terms.KINDS.values() for name in names})
 
 def medicinal(thing: str) -> bool:
     """Whether a thing asked the name of is a medicine ('my insulin', 'my morning tablet', 'the day drops')."""
-    stems = terms.stem_all(thing)
-    return "medication" in stems or bool(terms.medicines_named(stems)) or \
-        any(terms.is_medicine(w) for w in terms.words(thing))
+    return terms.medicinal(terms.stem_all(thing)) or any(terms.is_medicine(w) for w in terms.words(thing))
 
 
 def name(asked: Asked, plan: QuestionPlan) -> Finding | None:

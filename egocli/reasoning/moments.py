@@ -141,7 +141,7 @@ def listing(asked: Asked, plan: QuestionPlan) -> Finding | None:
     return _list(_matcher(asked), plan.action, asked.stamp, plan.relation)
 
 
-_EATING = ("have", "had", "eat", "ate", "drink", "drank")
+_EATING = lexicon().words["eating"]
 
 
 def _eaten_at(asked: Asked, place: str) -> Finding | None:

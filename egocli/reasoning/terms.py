@@ -73,6 +73,12 @@ def is_medicine(word: str) -> bool:
     return word.lower() in _MEDICINE
 
 
+def medicinal(stems: list[str]) -> bool:
+    """Whether stemmed words name a medicine ('medication' for tablets and pills, a drug's name, or a kind by purpose:
+    'blood pressure tablet')."""
+    return "medication" in stems or any(is_medicine(t) for t in stems) or bool(medicines_named(stems))
+
+
 def medicines_named(stems: Iterable[str]) -> list[str]:
     """The medicines of the kinds a text names by purpose ('blood pressure tablet' -> lisinopril, ...): words
     to search for beside the text's own ('water' names no kind on its own: a glass of water)."""

@@ -41,10 +41,8 @@ _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
 """What names home as the place of a move ('get back', 'get in', 'get home')."""
-_LEADING, _NOT_PLACES, _HOME_WORDS, _WAYS_OUT = (frozenset(_LEX[k]) for k in ("leading", "not_places", "home_words",
-                                                                               "ways_out_of"))
-_HEADING = frozenset({"to", "towards", "into", "onto", "for"})
-"""Words after a departure that begin where one went, not where one left ('walking out to the car park')."""
+_LEADING, _NOT_PLACES, _HOME_WORDS, _WAYS_OUT, _HEADING = (frozenset(_LEX[k]) for k in (
+    "leading", "not_places", "home_words", "ways_out_of", "heading"))
 names = terms.names
 """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
 
@@ -174,7 +172,7 @@ def _on_the_way(ev: Event) -> bool:
     """Whether a sign read is one of the way there, or a frame shows travelling and no arriving or leaving ('the
     drive in the dark, a white van with CALDERFORD MARKET painted on the side'): a place named on the way, or on a
     vehicle, is not yet reached."""
-    return bool(on_the_way_sign(ev)) or \
+    return on_the_way_sign(ev) or \
         (ev.modality == "visual" and bool(MOVING.search(ev.content.lower())) and not arrives(ev) and not leaves(ev))
 
 
