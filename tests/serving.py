@@ -32,6 +32,17 @@ def words(text: str) -> str:
     return " ".join(re.findall(r"[a-z']+", text.lower()))
 
 
+def heard_phrase(speech: str, phrase: str = PHRASE) -> bool:
+    """True when the logged speech holds the phrase's words in order, at most one misheard.
+
+    Whisper on two loaded cores now and then swaps one short word ("americans is not what
+    your country can do for you"); the rest of the sentence, in order, still shows the
+    audio went through VAD and ASR into the log."""
+    said, want = words(speech).split(), phrase.split()
+    return any(sum(a != b for a, b in zip(said[i:i + len(want)], want)) <= 1
+               for i in range(len(said) - len(want) + 1))
+
+
 FAKES = {"llm": "fake", "tts": "fake", "labeler": "fake", "ocr": "fake", "embedder": "fake", "asr": "fake"}
 
 
