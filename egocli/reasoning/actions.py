@@ -34,8 +34,11 @@ PARTICLES = _VERBS["particles"]
 PREPOSITIONS = _VERBS["prepositions"]
 """Words that end the phrase naming the thing acted on."""
 PLACING = _VERBS["placing"]
-REMOTE_WORDS = re.compile(r"\b(?:" + "|".join(sorted(_VERBS["remote"])) + r")\w*\b")
-"""A word of a remote act in an event ('calling Anna', 'a video call', 'incoming call'): the person was elsewhere."""
+_A_RING = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "key", "my", "his", "her", "your", "wedding", "onion"))
+REMOTE_WORDS = re.compile(r"\b(?:" + "|".join(_A_RING + w if w == "ring" else w for w in sorted(_VERBS["remote"])) +
+                          r")\w*\b")
+"""A word of a remote act in an event ('calling Anna', 'a video call', 'incoming call'): the person was elsewhere
+(not a ring one wears or keys hang on: 'keys on the ring')."""
 """Classes of verbs that leave a thing somewhere (their events answer 'where is it')."""
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[,;.:!?()\u2014-]")
 

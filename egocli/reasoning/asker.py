@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from egocli.core.errors import InputError, UsageError
 from egocli.models.base import Embedder, PrefixCachedModel
-from egocli.reasoning import hcc, neuro, prompts, retrieval, spelling, tcot, voice, waking
+from egocli.reasoning import exchange, hcc, neuro, prompts, retrieval, spelling, tcot, terms, voice, waking, wearer
 from egocli.reasoning.grounding import grounded_event, on_topic, quotes_summary, times_agree  # noqa: F401 - re-exported
 from egocli.reasoning.answer import ANSWER_MARK, extract_letter, grammar, letters_for, majority, split_open
 from egocli.reasoning.plan import Finding
@@ -57,6 +57,7 @@ def gather(store: Store, req: AskRequest, scope: Scope, embedder: Embedder | Non
     if req.baseline is not None:
         return _baseline(store, req, scope)
     req = replace(req, question=spelling.corrected(store, req.question))  # 'hosptial' is the log's 'hospital'
+    terms.WEARER.set(wearer.names(store))  # 'Ken: ...' is the wearer's own line where every voice is named
     text = retrieval.query_text(req.question, req.choices)
     qvec = embedder.embed([text])[0] if embedder is not None else None
     hits = retrieval.retrieve(store, req.question, scope, embedder, req.choices, qvec=qvec)
@@ -265,8 +266,11 @@ def _with_time(ev: Event, ctx: Context) -> str:
     ('The closest I can find: toast bread, yesterday at 18:41.'); a line of the log is not a fact about the
     question."""
     named = voice.day_named(ev.content, ev.start_ms, ctx.scope.at_ms)  # 'Wed 20 Jan' said as the day it is
-    return voice.sentence(f"{STAND_IN} {ev.content.rstrip('. ')}, "
+    reply = exchange.reply(ctx.storyline.events, ev)
+    said = ev.content.rstrip(". ") + (f" — {reply.content.rstrip('. ')}" if reply is not None else "")
+    return voice.sentence(f"{STAND_IN} {said}, "
                           f"{voice.when(ev.start_ms, ctx.scope.at_ms)}" + (f" (that day: {named})" if named else ""))
+
 
 
 STAND_IN = "The closest I can find:"

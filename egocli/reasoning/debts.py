@@ -80,8 +80,8 @@ def debt(ev: Event, spoke: str) -> tuple[str, str] | None:
     return None
 
 
-def debts(asked: Asked) -> list[Debt]:
-    """Every debt said in the scope, oldest first, with the ones settled since left out."""
+def debts(asked: Asked, settled: bool = False) -> list[Debt]:
+    """Every debt said in the scope, oldest first, with the ones settled since left out (kept when `settled`)."""
     every = retrieval.lines(asked.store, asked.scope)
     speakers = money.speakers(every)
     out: list[Debt] = []
@@ -100,7 +100,7 @@ def debts(asked: Asked) -> list[Debt]:
         initials = money.initials_of(names, speakers)
         way = "in" if said[1] == "me" else "out"
         later = [e for e in every[i + 1:] if money.direction(e, names, initials) == way]
-        if not later:
+        if settled or not later:
             out.append(Debt(said[0], said[1], ev, in_digits(amount) if amount else ""))
     return out
 
@@ -109,6 +109,8 @@ def owed(asked: Asked, plan: QuestionPlan) -> Finding | None:
     """What is still owed between the wearer and someone (relation 'out': the wearer owes them; 'in': they owe
     the wearer), or by or to anyone when no one is named."""
     way = plan.relation or "out"
+    if way == "lent":
+        return lent(asked, plan)
     found = [d for d in debts(asked) if (d.debtor == "me") == (way == "out")]
     if plan.action:
         names = [n for p in people(plan.action) for n in money.names_of(p)]
@@ -130,11 +132,38 @@ def owed(asked: Asked, plan: QuestionPlan) -> Finding | None:
                    f"{lead} {'; '.join(parts)}")
 
 
+def lent(asked: Asked, plan: QuestionPlan) -> Finding | None:
+    """'Did I lend Liam some money?': yes when he was said to owe the wearer (settled since or not: 'Liam owes me
+    £20 - paying back Friday') or the wearer was seen or noted lending to him ('lent Kieran £20'); else no, with the
+    latest line about money with him."""
+    who = [n for p in people(plan.action) for n in money.names_of(p)]
+    if not who:
+        return None
+    told = plan.action.strip().title()
+    said = [d.ev for d in debts(asked, settled=True) if d.creditor == "me" and
+            any(n in terms.words(d.debtor) for n in who)]
+    every = retrieval.lines(asked.store, asked.scope)
+    said += [e for e in every if money.direction(e, who) == "out" and "lent" in terms.words(e.content)]
+    if said:
+        ev = max(said, key=lambda e: e.start_ms)
+        when = asked.stamp(ev.start_ms, ev.source_id)
+        return Finding("owed", f"Yes: {when}: {ev.content}.", (ev,), f"{told} owes or owed the wearer: {when}: "
+                       f"{ev.content}")
+    last = next((e for e in reversed(every) if money.money_said(e.content) and money.about(e.content, who)), None)
+    if last is None:
+        return Finding("owed", f"No: I can't see you lending {told} money.", (), f"no debt of {told}'s said", False)
+    when = asked.stamp(last.start_ms, last.source_id)
+    return Finding("owed", f"Not that I can see; the last about money with {told}, {when}: {last.content}.", (last,),
+                   f"no lending to {told} seen; the latest line about money with them: {when}: {last.content}", False)
+
+
 PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], QuestionPlan]], ...] = (
     ("owed", rf"^(?:who|which people) do (?:i|we) (?:still )?owe{ANY}(?: to)?{FOR}", plan("out")),
     ("owed", rf"^do (?:i|we) (?:still )?owe (?:anyone|anybody|someone|somebody){ANY}", plan("out")),
     ("owed", rf"^(?:who|does (?:anyone|anybody)) (?:still )?owes? (?:me|us){ANY}{FOR}", plan("in")),
     ("owed", rf"^(?:how much|what) do (?:i|we) (?:still )?owe {money.WHO}{FOR}", plan("out")),
     ("owed", rf"^(?:how much|what) does {money.WHO} (?:still )?owe (?:me|us){FOR}", plan("in")),
+    ("owed", rf"^(?:have|has|did) (?:i|we) (?:lend|lent|loan|loaned) {money.WHO}(?: some| any)?(?: money| cash| "
+             rf"{money.SUM})?{FOR}", plan("lent")),
 )
 """The usual phrasings of the owed form, (form, pattern, plan), for fastpath.py's rules."""

@@ -88,8 +88,8 @@ FORMS: tuple[Form, ...] = (
          "the user paid them (relation: out); action: who; other: what for, if said", ("action", "relation", "other"),
          money.between,
          "Has {action} paid me?"),
-    Form("owed", "who owes whom and how much (relation: out, the user owes them; in, they owe the user); action: "
-         "who, or '' for anyone", ("action", "relation"), debts.owed, "How much do I owe {action}?"),
+    Form("owed", "who owes whom and how much (relation: out, the user owes them; in, they owe the user; lent, whether "
+         "the user lent them money); action: who, or '' for anyone", ("action", "relation"), debts.owed, "How much do I owe {action}?"),
     Form("travel", "how the user got somewhere (action: where to, or 'home from' where)", ("action",), travel.trip,
          "How did I get {action}?"),
     Form("meal", "what or when a meal was eaten (action: breakfast, lunch, dinner, tea or supper)", ("action",),

@@ -26,6 +26,11 @@ GUEST_GAP_MS = 90 * 60_000
 CALL_BEFORE_MS = 3 * 60_000
 """A call seen this long before someone's first words makes their words a call's (the phone buzzes, then they
 speak)."""
+HOUSEHOLD_HOURS = 3
+"""Someone heard in this many clock hours of a day before a door lives here (or spent the day here): no visitor;
+someone met once earlier (a neighbour over the fence at breakfast) who comes to the door later is one."""
+STILL_HERE_MS = 60 * 60_000
+"""Someone heard this soon before a door is still here: the door is theirs going, or someone else's coming."""
 DOOR_BEFORE_MS = 5 * 60_000
 """A door or arrival seen this long before a visitor's first mention is their arrival."""
 GONE_AFTER_MS = 45 * 60_000
@@ -140,8 +145,8 @@ def _names(said: list[str], person: list[str]) -> bool:
 
 def visitors(asked: Asked, counted: bool = False) -> Finding:
     """'Who's been round today?': each door seen in the scope (not the wearer's own coming and going) with who was
-    there, by the name its line gives or whoever first speaks after it, and not someone heard earlier that day
-    (they live here, or were here already). `counted`: 'how many people came to the door?', their number first."""
+    there, by the name its line gives or whoever first speaks after it, and not someone who lives here or was here
+    already (HOUSEHOLD_HOURS, STILL_HERE_MS). `counted`: 'how many people came to the door?', their number first."""
     lines = retrieval.lines(asked.store, asked.scope)
     came: list[tuple[str, Event]] = []
     speakers = {w for e in lines if (w := terms.speaker(e.content))}
@@ -158,8 +163,13 @@ def visitors(asked: Asked, counted: bool = False) -> Finding:
         if not who and not _CUE["calling"].search(text):  # no one named, no one calling: the wearer by the door
             continue
         day = local(ev.start_ms).date()
-        here = {terms.speaker(e.content).lower() for e in lines[:i] if local(e.start_ms).date() == day and
-                not any(0 <= e.start_ms - t <= CALL_BEFORE_MS for t in calls)}  # a voice on the phone was not here
+        heard: dict[str, set[int]] = {}  # who spoke earlier that day (not on the phone), at which hours
+        for e in lines[:i]:
+            if local(e.start_ms).date() == day and not any(0 <= e.start_ms - t <= CALL_BEFORE_MS for t in calls):
+                heard.setdefault(terms.speaker(e.content).lower(), set()).add(local(e.start_ms).hour)
+        here = {w for w, hours in heard.items() if len(hours) >= HOUSEHOLD_HOURS or
+                any(0 <= ev.start_ms - e.start_ms <= STILL_HERE_MS and terms.speaker(e.content).lower() == w
+                    for e in lines[max(0, i - 40):i])}
         if who and (who.lower() in here or any(who == w for w, _ in came)):
             continue
         came.append((who, ev))

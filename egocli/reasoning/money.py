@@ -33,7 +33,13 @@ WHO = r"((?:the |my |our )[a-z']+(?: (?!for\b|back\b|me\b|us\b)[a-z']+)?|(?:mr |
 """Who, in a question's pattern (fastpath.py): one name, a title before it, or a role of two words ('the window
 cleaner')."""
 PAY = r"(?:paid|pay|sent|send|given|give|transferred|transfer)"
-PAID_ME = r"(?: me| us)?(?: the money| my money| it| that| (?:her|his|their) (?:share|half|bit|part|cut))?(?: back)?"
+_SPOKEN = sorted({*lexicon().numbers[1:], *lexicon().money["tens"], "hundred", "tenner", "fiver"}, key=len,
+                 reverse=True)
+SUM = (r"(?:(?:the |that |those |my |his |her |their )?(?:[£€$]?\d+(?:\.\d\d)?|(?:" + "|".join(_SPOKEN) +
+       r")(?:[ -](?:" + "|".join(_SPOKEN) + r"))?)(?: (?:" + "|".join(lexicon().money["currencies"]) + r"))?)")
+"""An amount as a question says it ('that twenty', 'the £15', 'the fifty quid'): number words or digits."""
+PAID_ME = (r"(?: me| us)?(?: back)?(?: the money| my money| it| that| (?:her|his|their) (?:share|half|bit|part|cut|money)|"
+           rf" {SUM})?(?: back)?")
 FOR = r"(?: for (?:the |my |our |her |his )?([\w' ]+?))?"
 
 
@@ -59,7 +65,8 @@ def names_of(person: str) -> list[str]:
     return [w for w in terms.words(person) if w not in _TITLES] or terms.words(person)
 
 
-def _about(text: str, names: list[str]) -> bool:
+def about(text: str, names: list[str]) -> bool:
+    """Whether a line names one of a person's words."""
     said = terms.words(text)
     return any(n in said for n in names)
 
@@ -76,9 +83,9 @@ def direction(ev: Event, names: list[str], initials: frozenset[str] = frozenset(
     if _CUE["not_yet"].search(text) or not _CUE["giving"].search(text):
         return ""
     who = terms.speaker(text) or kinds.sender(ev, "message")  # 'text — Dougie: 30 back now'
-    if who and _about(who, names):  # their own words or message, handing it over
+    if who and about(who, names):  # their own words or message, handing it over
         return "in"
-    if ev.modality in ("visual", "note") and not who and _about(text, names):  # the wearer's act or note
+    if ev.modality in ("visual", "note") and not who and about(text, names):  # the wearer's act or note
         return "out"
     return ""
 
@@ -91,7 +98,7 @@ def initials_of(names: list[str], speakers: set[str]) -> frozenset[str]:
 
 def _payer(named: str, names: list[str], initials: frozenset[str]) -> bool:
     said = terms.words(named)
-    return _about(named, names) or (len(said) >= 2 and len(said[0]) == 1 and said[0] in initials)
+    return about(named, names) or (len(said) >= 2 and len(said[0]) == 1 and said[0] in initials)
 
 
 def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
@@ -104,15 +111,15 @@ def between(asked: Asked, plan: QuestionPlan) -> Finding | None:
     way, _, how = (plan.relation or "in").partition(":")
     every = retrieval.lines(asked.store, asked.scope)
     initials = initials_of(names, speakers(every))
-    about = [e for e in every if _about(e.content, names) or _CUE["received"].search(e.content) or _CUE["sent"].search(e.content)]
-    moved = [e for e in about if direction(e, names, initials) == way]
+    named = [e for e in every if about(e.content, names) or _CUE["received"].search(e.content) or _CUE["sent"].search(e.content)]
+    moved = [e for e in named if direction(e, names, initials) == way]
     if plan.other:  # 'has Marcus paid me for the electric?': said in its line or around it
         wanted = set(terms.terms(plan.other))
         moved = [e for e in moved if wanted <= set(terms.terms(" ".join(n.content for n in kinds.around(asked.store, [e]))))]
-    about = [e for e in about if _about(e.content, names)]
+    named = [e for e in named if about(e.content, names)]
     told = " ".join(w.capitalize() if w not in _TITLES - {"mr", "mrs", "ms", "dr"} else w for w in plan.action.split())
     if not moved:
-        last = next((e for e in reversed(about) if money_said(e.content)), None)
+        last = next((e for e in reversed(named) if money_said(e.content)), None)
         did = (f"{told} paying you" if way == "in" else f"you paying {told}") + (f" for {plan.other}" if plan.other else "")
         if last is None:
             return Finding("money", f"No: I can't see {did}.", (), f"no money moving between the wearer and {told}")
@@ -148,5 +155,7 @@ PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], Questi
     ("money", rf"^how much (?:money )?did {WHO} {PAY}(?: me| us)", plan("in")),
     ("money", rf"^(?:have|has|did) i {PAY} {WHO} back(?: the \w+| (?:the |my )?money)?{FOR}",
      plan("out", how_said=False)),
+    ("money", rf"^(?:have|has|did) i {PAY} {WHO} (?:(?:his|her|their|the) (?:money|cash|share|half|bit|part|cut)|{SUM})"
+              rf"(?: back)?{FOR}", plan("out", how_said=False)),
 )
 """The usual phrasings of the money form, (form, pattern, plan), for fastpath.py's rules."""

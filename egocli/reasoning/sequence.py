@@ -77,7 +77,19 @@ def _doing(ev: Event) -> bool:
     stirring the blind')."""
     if ev.modality != "visual":
         return True
-    return any((said := words(part)) and terms.gerund(said[0]) for part in ev.content.split(","))
+    return any((said := words(part)) and (terms.gerund(said[0]) or _done_to(said)) for part in ev.content.split(","))
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "two", "some"})
+
+
+def _done_to(said: list[str]) -> bool:
+    """Whether a part of a frame opens on a thing and what was done to it ('the battery pushed into the hearing
+    aid', 'the tablets swallowed', 'hearing aids taken from a glass dish'): a verb's past form right after a short
+    noun, not after a determiner ('a polished cabinet', a thing as it looks)."""
+    head = said[1:4] if said[0] in _DETERMINERS else said[:3]
+    return any((w.endswith("ed") and len(w) > 4 or w in terms.IRREGULAR) and i > 0 and head[i - 1] not in
+               _DETERMINERS for i, w in enumerate(head))
 
 
 def _acts_first(lines: list[Event]) -> list[Event]:
@@ -134,6 +146,8 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
         worked = visits.visits(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([worked[-1].begin], worked[-1].end) if worked else seen
     elif (move := visits.move(phrase)) is not None and not move.place:  # 'before going home': getting home
+        if move.kind == "leave" and relation == "before" and not where:
+            return None  # 'what was I doing before we set off for chapel': done at home, not where one was before
         moved = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([moved[-1]], moved[-1]) if moved else seen
         phrase = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 
 from egocli.core.lexicon import lexicon, stem, words  # noqa: F401 (stem and words: the one tokenizer, here too)
 
@@ -142,12 +143,19 @@ def precision(query: set[str], text_terms: list[str]) -> float:
 def speaker(line: str) -> str:
     """Who a transcript or message line says is speaking, as written ('Debbie: Hello' -> 'Debbie'), else '': a
     label of one to three words before a colon, capitalised, that is no sound ('(radio) ...') and not the wearer's
-    own ('Me: ...') or a screen's ('Phone screen: calling Owen')."""
+    own ('Me: ...', or the label wearer.names found the wearer speaking under) or a screen's ('Phone screen:
+    calling Owen')."""
     head, colon, _ = line.partition(":")
     head = head.strip()
-    if not colon or not 0 < len(head.split()) <= 3 or not head[:1].isupper() or head.lower() in NOT_SPEAKERS:
+    if not colon or not 0 < len(head.split()) <= 3 or not head[:1].isupper() or head.lower() in NOT_SPEAKERS or \
+            head.lower() in WEARER.get():
         return ""
     return head
+
+
+WEARER: ContextVar[frozenset[str]] = ContextVar("wearer", default=frozenset())
+"""Lower-case labels the log's wearer speaks under ('ken' where every voice is named), set per question by
+`asker.gather` from wearer.names: their lines are the wearer's own."""
 
 
 NOT_SPEAKERS = frozenset({"me", "i", "myself", "phone", "phone screen", "screen"})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import retrieval, staying, temporal, terms, visits
+from egocli.reasoning import away, retrieval, staying, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -199,8 +199,9 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def duration(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'How long was the bus ride to Kingsmead?': the ride's (`ride_time`); any other act's as temporal.duration."""
-    return ride_time(asked, plan.action) or temporal.duration(asked, plan)
+    """'How long was the bus ride to Kingsmead?': the ride's (`ride_time`); 'how long was I out?': the outing's
+    (away.py); any other act's as temporal.duration."""
+    return ride_time(asked, plan.action) or away.outing(asked, plan.action) or temporal.duration(asked, plan)
 
 
 def stay(asked: Asked, plan: QuestionPlan) -> Finding:

@@ -41,8 +41,8 @@ _LOCATIVE = lexicon().verbs["locative"] - {"at", "back", "by"}
 """Words after a left thing that say where it was left ('leave my keys on the table' is no departure)."""
 _BACK = frozenset({"back", "home", "in"})
 """What names home as the place of a move ('get back', 'get in', 'get home')."""
-_LEADING, _NOT_PLACES, _HOME_WORDS, _WAYS_OUT, _HEADING = (frozenset(_LEX[k]) for k in (
-    "leading", "not_places", "home_words", "ways_out_of", "heading"))
+_LEADING, _NOT_PLACES, _HOME_WORDS, _WAYS_OUT, _HEADING, _OTHERS = (frozenset(_LEX[k]) for k in (
+    "leading", "not_places", "home_words", "ways_out_of", "heading", "others_seen"))
 names = terms.names
 """The proper names a narration holds past its first word ('the Crown pub, Ravi waving': Crown, Ravi)."""
 
@@ -95,6 +95,9 @@ def move(phrase: str) -> Move | None:
         rest = ["home", *rest]
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere
+    if "with" in rest:  # 'go out with the dog', 'leave the pub with Stan': company, no place
+        i = rest.index("with")
+        rest = rest[:i] + rest[next((j for j in range(i + 1, len(rest)) if rest[j] in _ONWARD), len(rest)):]
     cut = next((i for i, w in enumerate(rest) if w in ("from", "after")), len(rest))
     rest, after = rest[:cut], bare(rest[cut + 1:])
     aim = next((i for i, w in enumerate(rest) if w in ("for", "to") and kind == "leave"), len(rest))
@@ -103,6 +106,10 @@ def move(phrase: str) -> Move | None:
         place = []  # 'set off on the bike': a way of going, no place
     home = not place or place[0] in _HOME_WORDS
     return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
+
+
+_ONWARD = ("from", "after", "for", "to")
+"""Words that go on from the company a move is made with to its places ('with the dog from the park')."""
 
 
 def bare(tokens: list[str]) -> list[str]:
@@ -129,11 +136,19 @@ def leaves(ev: Event) -> bool:
 
 
 def home_arrival(ev: Event) -> bool:
-    return ev.modality == "visual" and arrives(ev) and home_word(ev.content)
+    return ev.modality == "visual" and arrives(ev) and home_word(ev.content) and not someone_seen(ev)
 
 
 def _home_departure(ev: Event) -> bool:
-    return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and home_word(ev.content)
+    return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and home_word(ev.content) and \
+        not someone_seen(ev)
+
+
+def someone_seen(ev: Event) -> bool:
+    """Whether a frame opens on a person ('the man in the grey fleece going out of the front door'): their move,
+    not the wearer's (not 'a woman's hand', a part of someone)."""
+    said = terms.clauses(ev.content)[0].lower().replace("\u2019", "'").split()[:3]
+    return any(w.strip(",.;:") in _OTHERS for w in said)  # 'woman's' is no 'woman'
 
 
 def _moving(ev: Event) -> str:
@@ -260,7 +275,7 @@ def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
     return bool(said) and not set(said) & own and said[0] not in _NOT_PLACES
 
 
-def _home_moves(asked: Asked, kind: str) -> list[Event]:
+def home_moves(asked: Asked, kind: str) -> list[Event]:
     """Arrivals home or departures from home in the scope: those a frame says ('letting myself in'), and those the
     frames show (outings.py: the hallway, then the street) where none is said within SAID_MS."""
     at = asked.scope.at_ms
@@ -294,7 +309,7 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
         if asked_move.kind == "leave":
             return [v.end for v in found if v.end is not None]
         return [v.begin for v in found if arrives(v.begin)] or [v.begin for v in found]
-    home = _home_moves(asked, asked_move.kind)
+    home = home_moves(asked, asked_move.kind)
     if asked_move.kind == "leave" and asked_move.to:
         begins = [v.begin.start_ms for v in visits(asked, asked_move.to, find)]
         left = [max((h for h in home if b - TRIP_MS <= h.start_ms <= b), key=lambda h: h.start_ms, default=None)

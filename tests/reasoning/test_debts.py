@@ -31,3 +31,24 @@ def test_debts_each_way_and_settled_ones_left_out(tmp_path):
     theirs = said(store, "who still owes me money", at)
     assert "Marcus, £62.20" in theirs and "Tasha" not in theirs  # Tasha paid it back
     assert said(store, "how much does tasha owe me", at).startswith("I can't see tasha owing you anything")
+
+
+LENT = [
+    ("2027-10-23T15:20", "speech", "Liam: Grandad, can you lend us twenty quid for petrol? I'll pay you back Friday."),
+    ("2027-10-23T15:21", "speech", "Go on then. Don't tell your nan."),
+    ("2027-10-23T15:22", "note", "Liam owes me £20 — paying back Friday"),
+    ("2027-10-23T10:53", "note", "owe Trevor £19 for half the fence panel"),
+    ("2027-10-24T11:29", "speech", "Stan: Morning. Here, before I forget, that two quid for the quiz."),
+    ("2027-10-24T12:30", "note", "paid Trevor £19 fence"),
+]
+
+
+def test_lending_and_paying_back_said_in_other_words(tmp_path):
+    store = day_log(tmp_path / "lent.db", sorted(LENT))
+    at = parse_time_ms("2027-10-24T20:00")
+    assert said(store, "did i lend liam some money", at).startswith("Yes")  # he owes it: it was lent
+    assert not said(store, "did i lend stan any money", at).startswith("Yes")
+    assert said(store, "has liam paid me back that twenty yet", at).startswith("No")  # only owed
+    assert said(store, "did liam actually pay me back the twenty quid in the end", at).startswith("No")
+    assert said(store, "has stan paid me back for the quiz", at).startswith("Yes")  # 'Here, ... two quid'
+    assert said(store, "did I give trevor his money for the fence in the end", at).startswith("Yes")

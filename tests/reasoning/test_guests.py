@@ -226,3 +226,24 @@ def test_who_one_saw_at_a_place_is_who_was_heard_there(tmp_path):
     ])
     told = said(store, "who did i see at the eye clinic", parse_time_ms("2027-01-06T21:00"))
     assert told.startswith("At the eye clinic: Receptionist") and "Mr Osei (" in told and "Stan" not in told
+
+
+NEIGHBOUR = [
+    ("2027-10-23T06:50", "speech", "Maureen: Ken, the dog wants to go out."),
+    ("2027-10-23T07:41", "speech", "Maureen: Take your phone. And your keys."),
+    ("2027-10-23T07:43", "visual", "a man in a dressing gown in the next yard lifting a fallen fence panel"),
+    ("2027-10-23T07:43", "speech", "Trevor: Morning. Blew clean over in the night."),
+    ("2027-10-23T08:22", "speech", "Maureen: You were quick. Tablets, come on, before I go."),
+    ("2027-10-23T10:32", "visual", "a figure through the frosted glass of the front door; the door opened to a man "
+                                   "holding up a bunch of keys with a small brass bus on the ring"),
+    ("2027-10-23T10:32", "speech", "Trevor: These were hanging out of your front door."),
+    ("2027-10-23T13:36", "visual", "the front door opening, Maureen coming in with a carrier bag"),
+    ("2027-10-23T13:37", "speech", "Maureen: It's only me."),
+]
+
+
+def test_someone_met_earlier_outside_who_comes_later_is_a_visitor_and_one_who_lives_here_is_not(tmp_path):
+    store = day_log(tmp_path / "door.db", NEIGHBOUR)
+    came = said(store, "who came round to the house today", parse_time_ms("2027-10-23T20:00"))
+    assert "Trevor" in came and "10:32" in came, came  # keys 'on the ring' are no phone call
+    assert "Maureen" not in came, came  # heard all morning: she lives here
