@@ -1,13 +1,13 @@
 """How long the wearer was out: 'how long was I out this morning?', 'how long were we out with the dog?', 'how
 long was I out of the house?'. An outing runs from a departure from home to the first arrival home after it
-(visits.home_moves: said by a frame, or shown by the frames going from home to out of doors and back). The latest
+(homemoves.home_moves: said by a frame, or shown by the frames going from home to out of doors and back). The latest
 in the scope is the one asked about; with company or a purpose named ('with the dog', 'for the paper'), the latest
 whose own lines name it, when one does."""
 
 from __future__ import annotations
 
 from egocli.core.lexicon import words
-from egocli.reasoning import terms, visits
+from egocli.reasoning import homemoves, terms
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event
@@ -43,7 +43,7 @@ def outing(asked: Asked, phrase: str) -> Finding | None:
     about = asks(phrase)
     if about is None:
         return None
-    gone, back = visits.home_moves(asked, "leave"), visits.home_moves(asked, "arrive")
+    gone, back = homemoves.home_moves(asked, "leave"), homemoves.home_moves(asked, "arrive")
     trips: list[tuple[Event, Event]] = []
     for i, left in enumerate(gone):
         nxt = gone[i + 1].start_ms if i + 1 < len(gone) else None

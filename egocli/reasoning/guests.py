@@ -73,7 +73,8 @@ def visit(asked: Asked, who: list[str]) -> list[Event]:
             for ev, _, _ in asked.store.search(person, flt):
                 text = ev.content.lower()
                 own = terms.speaker(ev.content).lower() == person
-                if _names(terms.words(text), person.split()) and (own or not _remote(text)):
+                if _names(terms.words(text), person.split()) and (own or not _remote(text)) and \
+                        (own or ev.modality != "speech" or _addressed(ev.content, person)):
                     found[ev.id] = ev  # (a doorbell rings, a phone rings; their own words may say 'the ring road')
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     seen = [s for s in visits.stretches(ordered, GUEST_GAP_MS) if _in_person(asked, s, named)]
@@ -94,6 +95,17 @@ def visit(asked: Asked, who: list[str]) -> list[Event]:
     if after is None and not any(_CUE["leave"].search(e.content.lower()) for e in stretch):
         after = _seen_leaving(asked, [*([before] if before is not None else []), *stretch], who)
     return [*([before] if before is not None else []), *stretch, *([after] if after is not None else [])]
+
+
+def _addressed(line: str, person: str) -> bool:
+    """Whether words spoken name the person as the one spoken to ('Thanks, Liam.', 'Liam, put the kettle on'), not
+    as someone talked about ('What time's Liam coming?': he need not be here)."""
+    said = line.partition(":")[2] if terms.speaker(line) else line
+    name = terms.words(person)
+    for stop in ".!?;":
+        said = said.replace(stop, ",")
+    return any((part := terms.words(piece))[-len(name):] == name and len(part) <= len(name) + 1
+               for piece in said.split(","))  # 'Liam', 'Thanks, Liam', 'Hiya Liam': the name ends a short part
 
 
 def _seen_leaving(asked: Asked, stretch: list[Event], who: list[str]) -> Event | None:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from functools import partial
 
-from egocli.reasoning import actions, digest, guests, kinds, meals, staying, terms, visits
+from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -63,7 +63,7 @@ def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event 
     if (someone := _someones(asked, phrase)) is not None or not before:
         return someone
     if (move := visits.move(phrase)) is not None and not move.place:
-        moved = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         return moved[-1] if moved else None
     if (name := meals.meal_of(phrase)) is not None and len(words(phrase)) <= MEAL_WORDS:
         sat = meals.sitting(asked, name)
@@ -148,7 +148,7 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     elif (move := visits.move(phrase)) is not None and not move.place:  # 'before going home': getting home
         if move.kind == "leave" and relation == "before" and not where:
             return None  # 'what was I doing before we set off for chapel': done at home, not where one was before
-        moved = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
+        moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([moved[-1]], moved[-1]) if moved else seen
         phrase = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase
     if (seen is None or seen[1] is None) and relation == "after" and found:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, kinds, placekinds, staying, terms, visits, voice
+from egocli.reasoning import actions, homemoves, kinds, placekinds, staying, terms, visits, voice
 from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan, tidy  # noqa: F401 (Finding, tidy: callers import them from here)
@@ -178,7 +178,7 @@ def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher,
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = kinds.of_modality(asked.store, asked.scope, phrase)
     if found is None:
-        found = visits.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False)) or None  # no arrival seen: the words of the phrase, as said
+        found = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False)) or None  # no arrival seen: the words of the phrase, as said
     return matcher, found if found is not None else matcher.matches(phrase, verb_first)
 
 
@@ -237,7 +237,7 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
         groups = placekinds.kind_visits(places, find)
     elif (place := placekinds.going(plan.action)) and (went := visits.visits(asked, place, find)):
         groups = [[v.begin] for v in went]  # 'go down to dobson's': each visit
-    elif (moved := visits.moves(asked, plan.action, find)) is not None:
+    elif (moved := homemoves.moves(asked, plan.action, find)) is not None:
         groups = [[e] for e in moved]  # 'go out', 'leave the house': each setting out seen
     else:
         groups = visits.closed(_times(matcher, actions.own_doing(found), plan.action)) if found else []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import away, retrieval, staying, temporal, terms, visits
+from egocli.reasoning import away, homemoves, retrieval, staying, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -110,7 +110,7 @@ def _trips(asked: Asked, matcher: Matcher, place: str, origin: str) -> list[Trip
         found = [e for e in ends if e.modality in ("visual", "speech")] or \
             [g[0] for g in visits.stretches([e for e in find(place) if e.modality in ("visual", "speech")])]
         return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in found]
-    home = visits.moves(asked, "get home", find) or []
+    home = homemoves.moves(asked, "get home", find) or []
     if not origin:
         return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in home]
     out: list[Trip] = []

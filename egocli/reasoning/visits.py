@@ -59,6 +59,8 @@ class Move:
     """Where one came from ('work' in 'get home from work'): the arrival right after leaving it."""
     to: str = ""
     """Where one set out for ('the eye clinic' in 'leave the flat for the eye clinic'): the departure before it."""
+    company: str = ""
+    """Who or what went along ('the dog' in 'go out with the dog'): of the moves home, those whose outing names it."""
 
 
 @dataclass(frozen=True)
@@ -95,9 +97,11 @@ def move(phrase: str) -> Move | None:
         rest = ["home", *rest]
     if kind == "leave" and set(rest[1:]) & _LOCATIVE:
         return None  # 'leave my keys on the table' puts something somewhere
+    company: list[str] = []
     if "with" in rest:  # 'go out with the dog', 'leave the pub with Stan': company, no place
         i = rest.index("with")
-        rest = rest[:i] + rest[next((j for j in range(i + 1, len(rest)) if rest[j] in _ONWARD), len(rest)):]
+        j = next((j for j in range(i + 1, len(rest)) if rest[j] in _ONWARD), len(rest))
+        rest, company = rest[:i] + rest[j:], bare(rest[i + 1:j])
     cut = next((i for i, w in enumerate(rest) if w in ("from", "after")), len(rest))
     rest, after = rest[:cut], bare(rest[cut + 1:])
     aim = next((i for i, w in enumerate(rest) if w in ("for", "to") and kind == "leave"), len(rest))
@@ -105,7 +109,8 @@ def move(phrase: str) -> Move | None:
     if place and outings.TRAVEL.fullmatch(" ".join(place)):
         place = []  # 'set off on the bike': a way of going, no place
     home = not place or place[0] in _HOME_WORDS
-    return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "")
+    return Move(kind, "" if home else " ".join(place), " ".join(after), " ".join(to) if home else "",
+                " ".join(company))
 
 
 _ONWARD = ("from", "after", "for", "to")
@@ -139,7 +144,7 @@ def home_arrival(ev: Event) -> bool:
     return ev.modality == "visual" and arrives(ev) and home_word(ev.content) and not someone_seen(ev)
 
 
-def _home_departure(ev: Event) -> bool:
+def home_departure(ev: Event) -> bool:
     return ev.modality == "visual" and bool(_LEAVE.search(ev.content.lower())) and home_word(ev.content) and \
         not someone_seen(ev)
 
@@ -153,7 +158,7 @@ def someone_seen(ev: Event) -> bool:
 
 def _moving(ev: Event) -> str:
     """'home' for a getting home or setting out from home seen, 'travel' for a way of getting about seen, else ''."""
-    return "home" if _home_departure(ev) or home_arrival(ev) else \
+    return "home" if home_departure(ev) or home_arrival(ev) else \
         "travel" if ev.modality == "visual" and MOVING.search(ev.content.lower()) else ""
 
 
@@ -229,7 +234,7 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     begin = before[-1] if before and not any(leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
         else group[0]
     known |= names(begin.content)
-    later = [e for e in around if e.start_ms >= lo and leaves(e) and not _home_departure(e)]
+    later = [e for e in around if e.start_ms >= lo and leaves(e) and not home_departure(e)]
     named = [e for e in later if _names_it(e, known, mentioned)]
     if named:
         return Visit(begin, named[0])
@@ -256,7 +261,7 @@ def _far_departure(asked: Asked, hi: int, known: set[str], mentioned: set[int]) 
     until = min(hi + LONG_STAY_MS, asked.scope.at_ms + 1)
     later = store_windows.overlapping(asked.store, hi + DEPARTURE_REACH_MS, until, None, 4000)
     for ev in (e for e in later if e.modality == "visual" and e.start_ms > hi):
-        if home_arrival(ev) or _home_departure(ev):
+        if home_arrival(ev) or home_departure(ev):
             return None
         if leaves(ev) and _names_it(ev, known, mentioned):
             return ev
@@ -273,59 +278,6 @@ def _leaves_elsewhere(ev: Event, own: set[str]) -> bool:
     left = left[:next((i for i, w in enumerate(left) if w in _HEADING), len(left))]  # 'to the car park': where to
     said = [w for w in left if w not in _LEADING and w not in _WAYS_OUT][:3]
     return bool(said) and not set(said) & own and said[0] not in _NOT_PLACES
-
-
-def home_moves(asked: Asked, kind: str) -> list[Event]:
-    """Arrivals home or departures from home in the scope: those a frame says ('letting myself in'), and those the
-    frames show (outings.py: the hallway, then the street) where none is said within SAID_MS."""
-    at = asked.scope.at_ms
-    spans = asked.scope.windows or ((at - HOME_LOOKBACK_MS, at + 1),)
-    test = home_arrival if kind == "arrive" else _home_departure
-    out = []
-    for lo, hi in spans:
-        frames = [e for e in store_windows.overlapping(asked.store, lo - outings.REACH_MS, min(hi, at + 1), None, 20000)
-                  if e.start_ms <= at and e.modality == "visual"]
-        said = [e for e in frames if e.start_ms >= lo and test(e)
-                and not (kind == "leave" and outings.stays_put(frames, e, "home"))]
-        shown = [e for e in outings.transitions(frames, kind) if e.start_ms >= lo
-                 and not any(abs(e.start_ms - s.start_ms) <= SAID_MS for s in said)]
-        out += said + shown
-    return sorted({e.id: e for e in out}.values(), key=lambda e: (e.start_ms, e.id))
-
-
-SAID_MS = 20 * 60_000
-"""How close to a move a frame says a move shown by the frames around it is the same one."""
-
-
-def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
-    """The arrivals or departures a phrase asks about, in time order; None when it asks about no move. Leaving home
-    for a place is the last departure from home before each visit to it; getting home from (or after) a place, the
-    first arrival home after each departure from it (any arrival home when no visit to it is found)."""
-    asked_move = move(phrase)
-    if asked_move is None:
-        return None
-    if asked_move.place:
-        found = visits(asked, asked_move.place, find)
-        if asked_move.kind == "leave":
-            return [v.end for v in found if v.end is not None]
-        return [v.begin for v in found if arrives(v.begin)] or [v.begin for v in found]
-    home = home_moves(asked, asked_move.kind)
-    if asked_move.kind == "leave" and asked_move.to:
-        begins = [v.begin.start_ms for v in visits(asked, asked_move.to, find)]
-        left = [max((h for h in home if b - TRIP_MS <= h.start_ms <= b), key=lambda h: h.start_ms, default=None)
-                for b in begins]
-        return sorted({e.id: e for e in left if e is not None}.values(), key=lambda e: e.start_ms) or home
-    if asked_move.kind == "arrive" and asked_move.after:
-        went = visits(asked, asked_move.after, find)  # no departure seen from any: from their beginnings on
-        ends = [v.end for v in went if v.end is not None] or [v.begin for v in went]
-        back = [next(h for h in home if h.start_ms >= end.start_ms) for end in ends
-                if any(h.start_ms >= end.start_ms for h in home)]
-        return sorted({e.id: e for e in back}.values(), key=lambda e: e.start_ms) or ([] if went else home)
-    return home
-
-
-TRIP_MS = 3 * 3_600_000
-"""How long before arriving at a place the departure from home for it may be."""
 
 
 def stays(asked: Asked, place: str, find: Find) -> list[Visit]:

@@ -38,3 +38,9 @@ def test_how_long_out_is_from_leaving_home_to_getting_back(tmp_path):
     assert walk.startswith("About 37 min"), walk  # the outing whose lines name the dog
     left = said(store, "what time did i go out this morning", AT)
     assert "09:20" in left and "10:52" not in left, left
+
+
+def test_leaving_with_company_is_the_outing_that_names_it(tmp_path):
+    store = day_log(tmp_path / "walk.db", DAY)
+    walk = said(store, "what time did i go out with the dog this morning", AT)
+    assert "07:42" in walk, walk  # not the later trip to the shop

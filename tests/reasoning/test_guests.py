@@ -247,3 +247,19 @@ def test_someone_met_earlier_outside_who_comes_later_is_a_visitor_and_one_who_li
     came = said(store, "who came round to the house today", parse_time_ms("2027-10-23T20:00"))
     assert "Trevor" in came and "10:32" in came, came  # keys 'on the ring' are no phone call
     assert "Maureen" not in came, came  # heard all morning: she lives here
+
+
+def test_someone_talked_about_is_not_here_until_they_come(tmp_path):
+    day = [
+        ("2027-10-23T13:36", "visual", "the front door opening, a woman in a purple fleece coming in with shopping"),
+        ("2027-10-23T13:38", "speech", "What time's Liam coming?"),
+        ("2027-10-23T14:45", "speech", "Maureen: He's texted you, look. Liam says four."),
+        ("2027-10-23T15:05", "visual", "the front door opened to a tall young man with a beard"),
+        ("2027-10-23T15:05", "speech", "Liam: Now then, Grandad!"),
+        ("2027-10-23T16:30", "speech", "Thanks, Liam."),
+        ("2027-10-23T17:10", "speech", "Liam: Right, I'm off to Jade's."),
+        ("2027-10-23T17:11", "visual", "the front door closing behind the young man with the beard"),
+    ]
+    store = day_log(tmp_path / "liam.db", day)
+    stayed = said(store, "how long was Liam here", parse_time_ms("2027-10-23T20:00"))
+    assert "from today at 15:05" in stayed, stayed  # not from 13:38, when he was only asked about
