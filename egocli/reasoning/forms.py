@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from egocli.reasoning import checking, debts, digest, guests, kinds, lost, meals, medicines, moments, money, outcomes, said, sequence, temporal, travel
+from egocli.reasoning import checking, debts, digest, edges, guests, kinds, lost, meals, medicines, moments, money, outcomes, said, sequence, temporal, travel
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS, Scope, within_part
 from egocli.reasoning.temporal import Finding
@@ -46,8 +46,8 @@ class Form:
 
 
 FORMS: tuple[Form, ...] = (
-    Form("last", "when something was last done", ("action",), temporal.last, "When did I last {action}?"),
-    Form("first", "when something was first done", ("action",), temporal.first, "When did I first {action}?"),
+    Form("last", "when something was last done", ("action",), edges.last, "When did I last {action}?"),
+    Form("first", "when something was first done", ("action",), edges.first, "When did I first {action}?"),
     Form("count", "how many times something was done", ("action",), travel.count,
          "How many times did I {action}?"),
     Form("duration", "how long the last time of something took", ("action",), travel.duration,

@@ -73,7 +73,7 @@ def verdict(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
         off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
         return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
                        f"{phrase}: done, but not {how}: {off_when}: {off.content}")
-    if matcher.tier <= 1 or (matcher.tier == 2 and _unseen_act(phrase, groups)):
+    if matcher.tier <= 1 or (matcher.tier == 2 and unseen_act(phrase, groups)):
         return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
                        f"{last.content}", False)
@@ -86,7 +86,7 @@ _BOUGHT = tuple(w.replace("_", " ") for w in lexicon().words["bought"])
 _GOT = lexicon().verbs["getting_classes"]
 
 
-def _unseen_act(phrase: str, groups: list[list[Event]]) -> bool:
+def unseen_act(phrase: str, groups: list[list[Event]]) -> bool:
     """Whether the lines found name the thing of a 'did I X' and none its act ('have I taken my tablets': 'an egg
     cup with two tablets in it set down'). A receipt naming a thing is its getting ('did we get milk'); a thing
     handled is a thing got or brought, unless a medicine, which is taken only by taking it."""

@@ -172,14 +172,17 @@ def occurrences(events: list[Event], gap_ms: int = OCCURRENCE_GAP_MS,
     return out
 
 
-def _found(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher, list[Event]]:
+def found_for(asked: Asked, phrase: str, verb_first: bool = True) -> tuple[Matcher, list[Event]]:
     """The events about a phrase (a kind of event when it names one: 'my first note'; the arrivals or the
     departures when it asks about one: 'get home', 'leave the pub')."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = kinds.of_modality(asked.store, asked.scope, phrase)
     if found is None:
         found = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False)) or None  # no arrival seen: the words of the phrase, as said
-    return matcher, found if found is not None else matcher.matches(phrase, verb_first)
+    if found is not None:
+        matcher.tier = 0  # a kind of event or a move found them, not the phrase's words: no tier of theirs
+        return matcher, found
+    return matcher, matcher.matches(phrase, verb_first)
 
 
 def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int | None], str]) -> Finding:
@@ -193,7 +196,7 @@ def nothing(matcher: Matcher, form: str, phrase: str, stamp: Callable[[int, int 
                    (close,), f"no event about {phrase}; the closest, not the same: {when}: {close.content}", False)
 
 
-def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
+def times_of(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool = True) -> list[list[Event]]:
     """The occurrences of an act (a narrated discrete act, 'slice chicken', is one of its own; an arrival or a
     departure too)."""
     if (kind := kinds.asked(phrase)) is not None and kind.kind == "call":
@@ -204,33 +207,9 @@ def _times(matcher: Matcher, found: list[Event], phrase: str, verb_first: bool =
     return occurrences(found, between=matcher.between, single=lambda e: actions.opens_with_verb(e.content, verb))
 
 
-def last(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'When did I last X?': the last occurrence's last event."""
-    matcher, found = _found(asked, plan.action)
-    if not found:
-        return nothing(matcher, "last", plan.action, asked.stamp)
-    backdrop = actions.backdrop(found)
-    done = actions.own_doing(found)
-    ev = _times(matcher, [e for e in done if e.content not in backdrop] or done, plan.action)[-1][-1]
-    when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("last", voice.did("last", plan.action, when, ev.content), (ev,),
-                   f"{plan.action}: last at {when}: {ev.content}")
-
-
-def first(asked: Asked, plan: QuestionPlan) -> Finding:
-    """'When did I first X?': the first occurrence's first event."""
-    matcher, found = _found(asked, plan.action)
-    if not found:
-        return nothing(matcher, "first", plan.action, asked.stamp)
-    ev = _times(matcher, found, plan.action)[0][0]
-    when = asked.stamp(ev.start_ms, ev.source_id)
-    return Finding("first", voice.did("first", plan.action, when, ev.content), (ev,),
-                   f"{plan.action}: first at {when}: {ev.content}")
-
-
 def count(asked: Asked, plan: QuestionPlan) -> Finding:
     """'How many times did I X?': its occurrences ('how many appointments': the visits to places of that kind)."""
-    matcher, found = _found(asked, plan.action)
+    matcher, found = found_for(asked, plan.action)
     def find(place: str) -> list[Event]:
         return matcher.matches(place, verb_first=False)
     if places := placekinds.of_kind(plan.action):
@@ -240,7 +219,7 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
     elif (moved := homemoves.moves(asked, plan.action, find)) is not None:
         groups = [[e] for e in moved]  # 'go out', 'leave the house': each setting out seen
     else:
-        groups = visits.closed(_times(matcher, actions.own_doing(found), plan.action)) if found else []
+        groups = visits.closed(times_of(matcher, actions.own_doing(found), plan.action)) if found else []
     if not groups:
         return nothing(matcher, "count", plan.action, asked.stamp)
     return tally(groups, plan.action, asked.stamp)
@@ -267,7 +246,7 @@ def stay(asked: Asked, plan: QuestionPlan) -> Finding:
 
 
 def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Finding:
-    matcher, found = _found(asked, phrase, verb_first)
+    matcher, found = found_for(asked, phrase, verb_first)
     act = actions.parse(phrase, verb_first)
     if not found and act.verb is None:
         return _recorded(asked.store, asked.scope, phrase, asked.stamp)
@@ -284,7 +263,7 @@ def _duration(asked: Asked, phrase: str, verb_first: bool, spent: bool) -> Findi
             return staying.one_moment(asked, groups[-1][-1], phrase, stays, found)  # apart) says when, not how long
         groups = [list(whole) if (whole := staying.recorded(asked, g)) is not None else g for g in groups]
     else:
-        groups = _times(matcher, found, phrase, verb_first)
+        groups = times_of(matcher, found, phrase, verb_first)
     return _took(groups, phrase, asked.stamp, spent)
 
 
@@ -292,15 +271,15 @@ def where(asked: Asked, plan: QuestionPlan) -> Finding:
     """'Where did I put X?': the last placement, else the last sighting."""
     phrase = plan.action
     verb_first = terms.gerund(phrase.split()[0]) if phrase else False
-    matcher, found = _found(asked, phrase, verb_first)
+    matcher, found = found_for(asked, phrase, verb_first)
     if found:
-        last = _times(matcher, found, phrase, verb_first)[-1][-1]
+        last = times_of(matcher, found, phrase, verb_first)[-1][-1]
         return _where([*found, *_put_next(asked, phrase, last)], last, phrase, asked.stamp)
     none = nothing(matcher, "where", phrase, asked.stamp)
     for loose in voice.looser(phrase):  # 'irene's flowers' is seen as 'flowers'
-        looser, found = _found(asked, loose, verb_first)
+        looser, found = found_for(asked, loose, verb_first)
         if found:
-            seen = _where(found, _times(looser, found, loose, verb_first)[-1][-1], loose, asked.stamp)
+            seen = _where(found, times_of(looser, found, loose, verb_first)[-1][-1], loose, asked.stamp)
             close = [e for e in none.events if e.id not in {s.id for s in seen.events}]
             also = f" The closest to all of it, {asked.stamp(close[0].start_ms, close[0].source_id)}: " \
                 f"{close[0].content.rstrip('. ')}." if close else ""
