@@ -28,6 +28,9 @@ _OUTDOORS = cue(_LEX["outdoors"])
 _FROM_OUTSIDE = cue(_LEX["from_outside"])
 TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
 """A way of getting about ('walking', 'the bus', 'driver's seat'; the lexicon's [travel])."""
+TRANSIT = cue(tuple(p for way in ("by bus", "by tram", "by train", "by taxi") for p in lexicon().travel[way]))
+"""A ride's words ('stepping down onto the platform', 'off the tram at the stop'): an arrival or a sign of
+work that names them is the ride's end, not the place first named after it (visits.py, workplace.py)."""
 _ARRIVE = cue(lexicon().visits["arrive"])
 _HOME = cue(lexicon().visits["home"])
 _PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].values() for p in places.split()))

@@ -230,7 +230,8 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
     known = {n for e in group for n in names(e.content)}
     before = [e for e in around if e.start_ms <= lo and arrives(e) and not home_arrival(e) and
-              (e.id in mentioned or any(n in e.content for n in known) or lo - e.start_ms <= NEAR_ARRIVAL_MS)]
+              (e.id in mentioned or any(n in e.content for n in known) or
+               (lo - e.start_ms <= NEAR_ARRIVAL_MS and not outings.TRANSIT.search(e.content.lower())))]
     begin = before[-1] if before and not any(leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
         else group[0]
     known |= names(begin.content)

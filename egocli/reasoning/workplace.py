@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local
+from egocli.reasoning import outings
 from egocli.reasoning.plan import Asked
 from egocli.store import Event
 from egocli.store import windows as store_windows
@@ -47,6 +48,8 @@ def stays(asked: Asked, moving: Callable[[Event], str]) -> list[tuple[Event, Eve
         if ev.start_ms > at:
             break
         how, sign = moving(ev), at_work(ev)
+        if sign and how == "travel" and state != "open" and outings.TRANSIT.search(ev.content.lower()):
+            sign = False  # 'stepping down onto the platform, glass office blocks': the ride's end, not work
         if sign and stretches and ev.start_ms - stretches[-1][-1].start_ms <= \
                 {"open": GAP_MS, "paused": RESUME_MS}.get(state, -1):
             stretches[-1].append(ev)

@@ -51,3 +51,17 @@ def test_a_night_shift_seen_at_its_ends_is_one_stay(tmp_path):
     store = day_log(tmp_path / "nights.db", rows)
     answer = said(store, "how long was i at the hospital last night", parse_time_ms("2027-06-11T16:00"))
     assert answer.startswith("12 h 17 min, from yesterday at 19:45 to today at 08:02"), answer
+
+
+def test_a_ride_that_ends_among_offices_is_not_yet_at_work(tmp_path):
+    day = [
+        ("2027-01-15T12:50", "visual", "getting on the tram at Piccadilly, standing by the doors"),
+        ("2027-01-15T13:22", "visual", "stepping down onto the platform at St Peter's Square, glass office blocks"),
+        ("2027-01-15T13:29", "visual", "a revolving glass door into the office, a lobby with a long reception desk"),
+        ("2027-01-15T13:40", "visual", "the office, a desk with two monitors, logging in"),
+        ("2027-01-15T15:10", "visual", "the office kitchen, a flat white in a paper cup"),
+        ("2027-01-15T17:30", "visual", "the office, shutting down the laptop"),
+    ]
+    store = day_log(tmp_path / "tram.db", day)
+    got = said(store, "what time did i get into the office yesterday", parse_time_ms("2027-01-16T11:00"))
+    assert "13:29" in got and "13:22" not in got, got
