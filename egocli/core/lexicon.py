@@ -83,7 +83,7 @@ def lexicon() -> Lexicon:
                     "small_change": _words(raw["money"]["small_change"]), "between": dict(raw["money"]["between"]), "debts": dict(raw["money"]["debts"])},
                    {k: tuple(v) for k, v in raw["travel"].items()},
                    {"hours": {k: tuple(v) for k, v in raw["meals"]["hours"].items()},
-                    "cues": tuple(raw["meals"]["cues"])}, dict(raw["manner"]),
+                    "cues": tuple(raw["meals"]["cues"]), "not_food": tuple(raw["meals"]["not_food"])}, dict(raw["manner"]),
                    {k: tuple(v) for k, v in raw["outings"].items()},
                    {k: tuple(v) for k, v in raw["answers"].items()})
 

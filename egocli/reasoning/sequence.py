@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, staying, terms, visits
@@ -60,8 +61,12 @@ def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event 
     what came before it, leaving or getting home (the latest such move seen) or a meal (the first line of its latest
     sitting); else None. (What came after a move home is the place gone to next, `_next_place`; taken from the move
     here, a fresh 'after' question went from a hedge to a wrong answer.)"""
-    if (someone := _someones(asked, phrase)) is not None or not before:
+    if (someone := _someones(asked, phrase)) is not None:
         return someone
+    if not before:  # after a meal: from its sitting's last line ('after dinner': the crumble, not the word of it)
+        name = meals.meal_of(phrase)
+        sat = meals.sitting(asked, name) if name is not None and len(words(phrase)) <= MEAL_WORDS else []
+        return sat[-1] if sat else None
     if (move := visits.move(phrase)) is not None and not move.place:
         moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         return moved[-1] if moved else None
@@ -112,7 +117,21 @@ def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Fi
                                                      and not terms.speaker(e.content)))]
     kept = _unscenic(near, asked.store, anchor.start_ms)
     kept = _acts_first(kept)
-    return _told(phrase, relation, anchor, (kept[-1] if before else kept[0]) if kept else None, asked.stamp)
+    told = _told(phrase, relation, anchor, (kept[-1] if before else kept[0]) if kept else None, asked.stamp)
+    went = [] if before or not kept else [(e, name) for e, name in digest.places(
+        store_windows.overlapping(asked.store, kept[0].start_ms, min(kept[0].start_ms + PLACE_AFTER_MS,
+                                                                       asked.scope.at_ms + 1), None, 400))
+                                        if e.start_ms > kept[0].start_ms]
+    if not went:
+        return told
+    ev, name = went[0]  # 'after dinner': the car at the kerb, then the garden centre
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return replace(told, text=f"{told.text.rstrip('.')}; then {name} ({when}: {ev.content.rstrip(' .')}).",
+                   events=(*told.events, ev), facts=f"{told.facts}; then {name} at {when}")
+
+
+PLACE_AFTER_MS = 60 * 60_000
+"""A place reached this soon after what was done next is said with it ('then the garden centre')."""
 
 
 def _told(phrase: str, relation: str, anchor: Event, other: Event | None, stamp) -> Finding:

@@ -67,3 +67,24 @@ def test_a_meal_not_yet_eaten_is_not_guessed(store):
 
 def test_the_meal_of_a_phrase():
     assert meals.meal_of("my tea") == "tea" and meals.meal_of("a cup") is None
+
+
+SUNDAY = [
+    ("2027-10-24T07:13", "speech", "Maureen: Dinner'll be at one today. I've got a nice bit of beef."),
+    ("2027-10-24T12:05", "speech", "Maureen: Right. Dinner'll be half one now, not one."),
+    ("2027-10-24T12:08", "visual", "a woman at the kitchen window lifting an egg cup off the windowsill"),
+    ("2027-10-24T13:32", "visual", "a kitchen table set for two, plates of roast beef, Yorkshire puddings, gravy"),
+    ("2027-10-24T13:45", "visual", "a bowl of apple crumble with custard"),
+    ("2027-10-24T14:15", "visual", "a small red hatchback at the kerb, a woman at the wheel, a seat belt pulled across"),
+    ("2027-10-24T14:28", "text", "sign — Brookfoot Garden Centre — Plants • Gifts • Café"),
+    ("2027-10-24T18:40", "visual", "sandwiches of cold roast beef with horseradish on two plates"),
+]
+
+
+def test_the_logs_own_words_say_when_dinner_is_and_an_egg_cup_is_no_food(tmp_path):
+    store = day_log(tmp_path / "sunday.db", SUNDAY)
+    at = parse_time_ms("2027-10-24T20:00")
+    dinner = said(store, "what did we have for sunday dinner", at)
+    assert "13:32" in dinner and "Yorkshire" in dinner, dinner  # 'Dinner'll be half one': the midday meal
+    after = said(store, "what did we do after dinner today", at)
+    assert "14:15" in after and "Garden Centre" in after, after  # what was done next, and the place reached
