@@ -48,6 +48,12 @@ Sets, each with its own log in $EGOCLI_HOME:
   and an MOT), and `terrace`: two days of a retired bus mechanic of 74 with early Alzheimer's and his wife
   (bench/sets/depot*, terrace*), 170 questions each (the forms above and 20 "other" questions of kinds a person
   would ask), written the same way, committed before egocli was first run on them; logs depot.db, terrace.db.
+- `bakery`: two days of an early-shift supermarket baker of 55 with type 1 diabetes and dyslexia (a shift with an
+  oven fault and a hypo, then a day off with the practice nurse and his grandchildren), and `campus`: two days of a
+  student of 20 with epilepsy in a shared flat (lectures moved, a café shift, an aura, a bill split four ways)
+  (bench/sets/bakery*, campus*), 170 questions each in the same mix, written the same way by helpers who read
+  neither egocli's code nor its answers, committed before egocli was first run on them (session 28); logs
+  bakery.db, campus.db.
 
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
@@ -78,7 +84,7 @@ from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
 SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
-        "school", "nights", "clinic", "depot", "terrace")
+        "school", "nights", "clinic", "depot", "terrace", "bakery", "campus")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

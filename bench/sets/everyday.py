@@ -69,7 +69,8 @@ class Days:
 
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
                                   Days("flatshare"), Days("market"), Days("garden"),
-                                  Days("school"), Days("nights"), Days("clinic"), Days("depot"), Days("terrace"))}
+                                  Days("school"), Days("nights"), Days("clinic"), Days("depot"), Days("terrace"),
+                                  Days("bakery"), Days("campus"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -115,7 +116,14 @@ finished, debts part paid and five-a-side lost 7-5) and terrace (Sat 23, Sun 24 
 fence to go halves on, a grandson's visit moved twice, a pub quiz, morning tablets forgotten in an egg cup, a leak
 and a late plumber, a memory-clinic date moved by phone, a wallet in a wellington boot), each 170 questions (the
 forms of the sets before, and 20 of other kinds a person would ask), written by helpers who read neither egocli's
-code nor its answers and committed before egocli first ran on them (session 27)."""
+code nor its answers and committed before egocli first ran on them (session 27); bakery (Mon 15, Tue 16 Nov 2027:
+an early-shift supermarket baker of 55 with type 1 diabetes and dyslexia, keys in the bread bin, a lift in, an oven
+fault and a hypo at work, a clinic moved by text, the bus home, a bank card and a meter lost and found, money lent
+and part paid back, his mother's birthday meal moved twice, the grandchildren after school) and campus (Wed 2, Thu 3
+Feb 2028: a psychology student of 20 with epilepsy in a shared flat in Dundee, a lecture moved, a bill split four
+ways, money lent, a café shift with a till short, an evening tablet taken late, an aura in the library, the nurse's
+call, a lift and a food shop, her mum's pick-up moved twice), 170 questions each in the same mix, written the same
+way and committed before egocli first ran on them (session 28)."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
