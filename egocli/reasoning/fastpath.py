@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, phrases
-from egocli.reasoning import debts, guests, kinds, meals, money, terms, travel
+from egocli.reasoning import debts, guests, kinds, meals, money, outcomes, terms, travel
 from egocli.reasoning.plan import QuestionPlan
 from egocli.reasoning.scope import Scope
 
@@ -227,16 +227,7 @@ RULES: tuple[Rule, ...] = (
                    r"(?: for (?:dinner|lunch|tea|coffee|drinks))?|^how many (?:visitors|callers) (?:did|have|has) (?:i|we) "
                    r"(?:had|have|get|got)",
           lambda groups, scope: QuestionPlan("guest", "", relation="count")),
-    _rule("outcome", r"^how (?:did|has|have|was|were) (?:the |my |our |your |his |her |their )?(.+?) (?:go|went|gone)"
-                     r"(?: for (?:him|her|them|us|me|\w+))?"),
-    _rule("outcome", r"^how (?:did|have|had) (?:i|we|you|they|he|she|\w+) (?:do|done|get on|got on|fare|fared) "
-                     r"(?:at|in|with|on) (?:the |my |our |his |her |their )?(.+?)"),
-    _rule("outcome", r"^who (?:won|lost|came first|came last|came second|came third)(?: the| at| in| on)? (.+?)"),
-    _rule("outcome", r"^what (?:did|was|were) (?:the |my |our )?(.+?) (?:finish|end|end up|come out)(?: at| as| on)?"),
-    _rule("outcome", r"^what (?:was|were|is) the (?:final )?(?:score|result|results|outcome) (?:of|in|at|from|for|on) "
-                     r"(?:the |my |our )?(.+?)"),
-    _rule("outcome", r"^what did (?:i|we|you|they|he|she|\w+) score (?:at|in|on|for) (?:the |my |our )?(.+?)"),
-    *(_rule(form, pattern, build) for form, pattern, build in (*debts.PATTERNS, *money.PATTERNS)),
+    *(_rule(form, pattern, build) for form, pattern, build in (*outcomes.PATTERNS, *debts.PATTERNS, *money.PATTERNS)),
     _rule("name", r"^what (?:is|are|was|were) (?:my |the |her |his |our )?(.+?) called|^what (?:is|was) the name of "
                   r"(?:my |the |her |his |our |that )?(.+?)",
           lambda groups, scope: QuestionPlan("name", groups[0] or groups[1])),

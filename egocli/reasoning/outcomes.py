@@ -7,11 +7,13 @@ a line nothing is computed and the context is read as for any open question, nev
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from egocli.core.lexicon import any_of
 from egocli.core.timeutil import local
 from egocli.reasoning import digest, staying, terms
 from egocli.reasoning.plan import Asked, QuestionPlan
+from egocli.reasoning.scope import Scope
 from egocli.reasoning.temporal import Finding, Matcher
 from egocli.reasoning.visits import stretches
 from egocli.store import Event
@@ -94,6 +96,8 @@ def outcome(asked: Asked, plan: QuestionPlan) -> Finding | None:
     its closest line said as such, never as the result; with no result line, what was said then, said as that."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     found = _mentions(matcher, plan.action)
+    if not found and plan.other:  # 'how did Liam get on with his exam?': the exam unnamed, his own words tell it
+        return _their_result(asked, matcher, plan.other, plan.action)
     if not found:
         return None  # the context read as for any open question: the closest line, said as such
     named, around = _occasion(asked, found)
@@ -125,6 +129,51 @@ def result_lines(asked: Asked, matcher: Matcher, occasion: str) -> list[Event]:
         return []
     named, around = _occasion(asked, found)
     return [e for e in around if _tells(e, e.id in named)]
+
+
+def _their_result(asked: Asked, matcher: Matcher, who: str, occasion: str) -> Finding | None:
+    """The line in scope that tells a result and is the person's own words or names them ('Liam: I passed my
+    eighteenth edition'), of those the closest in meaning to the occasion ('his exam', not 'Leeds only drew'), the
+    latest without an embedder; else None."""
+    told = [e for e in _mentions(matcher, who) if _tells(e, True)]
+    if not told:
+        return None
+    q = matcher.pool.query(occasion)
+    best = max(told, key=lambda e: (float(v @ q.vec) if q.vec is not None and (v := matcher.pool.vec_of(e)) is not None
+                                    else 0.0, e.start_ms))
+    when = asked.stamp(best.start_ms, best.source_id)
+    return Finding("outcome", f"{when}: {best.content.rstrip(' .')}.", (best,),
+                   f"how it turned out for {who}, at {when}: {best.content}")
+
+
+_OCCASION = r"(?:the |my |our |his |her |their )?(.+?)"
+_NOT_ANYONE = frozenset({"i", "we", "you", "they", "he", "she", "it"})
+
+
+def _plan(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
+    """An outcome plan from a pattern's groups (the occasion, or who then the occasion); None for 'how did I get
+    on' (no occasion, no one else: another form's)."""
+    if len(groups) == 1:
+        return QuestionPlan("outcome", groups[0])
+    who, occasion = groups
+    if not occasion and who in _NOT_ANYONE:
+        return None
+    return QuestionPlan("outcome", occasion or who, "" if who in _NOT_ANYONE or not occasion else who)
+
+
+PATTERNS: tuple[tuple[str, str, Callable[[tuple[str, ...], Scope | None], QuestionPlan | None]], ...] = (
+    ("outcome", rf"^how (?:did|has|have|was|were) {_OCCASION} (?:go|went|gone)(?: for (?:him|her|them|us|me|\w+))?", _plan),
+    ("outcome", rf"^how (?:did|have|had|has) (\w+) (?:do|done|get on|got on|fare|fared)(?: (?:at|in|with|on) {_OCCASION})?",
+     _plan),
+    ("outcome", r"^who (?:won|lost|came first|came last|came second|came third)(?: the| at| in| on)? (.+?)", _plan),
+    ("outcome", r"^what (?:did|was|were) (?:the |my |our )?(.+?) (?:finish|end|end up|come out)(?: at| as| on)?", _plan),
+    ("outcome", rf"^what (?:was|were|is) the (?:final )?(?:score|result|results|outcome) (?:of|in|at|from|for|on) {_OCCASION}",
+     _plan),
+    ("outcome", r"^what did (?:i|we|you|they|he|she|\w+) score (?:at|in|on|for) (?:the |my |our )?(.+?)", _plan),
+)
+"""The usual phrasings of the outcome form, (form, pattern, plan), for fastpath.py's rules: 'how did the MOT go',
+'how did Liam get on with his exam' (who, and the occasion), 'how did Halifax get on' (who alone: the occasion is
+theirs), 'who won the quiz', 'what did the game finish', 'what was the score at the match'."""
 
 
 SAID_SHOWN = 5

@@ -84,3 +84,22 @@ GAMES = [
 def test_a_yes_no_about_how_it_turned_out_is_its_result_line(tmp_path, question, opens):
     answer = said(day_log(tmp_path / "g.db", GAMES), question, AT)
     assert answer.startswith(f"{opens}:"), answer
+
+
+def test_how_someone_got_on_is_read_from_their_own_words_or_lines_naming_them(tmp_path):
+    from .minilm import indexed
+    from egocli.reasoning import asker
+
+    day = [
+        ("2027-10-23T15:12", "speech", "Liam: Guess what, Grandad, I passed my eighteenth edition. Eighty-four percent."),
+        ("2027-10-23T16:52", "speech", "radio: And it's full time at the Shay. FC Halifax Town two, Altrincham one."),
+        ("2027-10-23T16:54", "speech", "Liam: Leeds only drew, one each. Typical."),
+    ]
+    store = day_log(tmp_path / "got_on.db", day)
+    at = parse_time_ms("2027-10-24T12:00")
+    assert "Halifax Town two" in said(store, "how did halifax get on yesterday", at)
+    emb = indexed(store)  # which of Liam's result lines is about his exam is a matter of meaning
+    req = asker.AskRequest("how did liam get on with his exam", at_ms=at, hcc=False, llm=False)
+    exam = asker.answer(None, asker.assemble(store, req, emb), req).text
+    assert "passed" in exam and "Leeds" not in exam, exam
+    assert understand.by_rules("how did i get on") is None  # no occasion, no one else: no outcome plan
