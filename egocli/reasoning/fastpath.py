@@ -187,6 +187,7 @@ _VISITOR = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']
 """Someone who comes: a name or a role of one or two words ('the boiler engineer', 'susan and alfie')."""
 _RANG = r"call|called|ring|rung|rang|phone|phoned|give me a (?:call|ring)"
 """A verb of someone phoning the wearer ('when did Karen ring?': the calls from Karen)."""
+_TEXTED = r"text|texted|message|messaged|whatsapp|whatsapped|email|emailed"
 _REMOTE_VERB = r"call|ring|phone|text|message|email|write|get in touch|video call"
 _REACHED = r"call(?:ed)?|ring|rung|rang|phoned?|text(?:ed)?|messaged?|e-?mail(?:ed)?|visit(?:ed)?|write to|written to|" \
     r"wrote to|come to see|pop(?:ped)? round to see"
@@ -240,10 +241,14 @@ RULES: tuple[Rule, ...] = (
     _rule("travel", r"^how (?:did|do|'d|have|had|will|shall) (?:i|we) (?:get|go|got|travel|make it|come|get myself|arrive)"
                     r"((?: back| home| there| to| at| into| from| up to| down to| over to| out to| in)\b.*?)"),
     _rule("travel", r"^(?:did|do|have|had) (?:i|we) (.+?) or (.+?) ((?:to|home|into|back|there)\b.*?)", _way_or_way),
-    _rule("count", rf"^(?:how many times|how often) (?:did|has|had|have|does) {_PERSON} ({_RANG})(?: me| us)?(?: back)?",
-          lambda groups, scope: QuestionPlan("count", f"phone calls from {groups[0]}")),
+    _rule("count", rf"^(?:how many times|how often) (?:did|has|had|have|does) {_PERSON} ({_RANG}|{_TEXTED})(?: me| us)?"
+                   r"(?: back)?", lambda groups, scope: QuestionPlan(
+                       "count", f"{'messages' if re.fullmatch(_TEXTED, groups[1]) else 'phone calls'} from {groups[0]}")),
     _rule("count", rf"^how many ((?:phone |missed )?(?:texts|messages|emails|e-mails|calls)) (?:did|has|have|had) {_PERSON} "
                    r"(?:sent|send|made|make|left|leave|given|give)(?: me| us)?",
+          lambda groups, scope: QuestionPlan("count", f"{groups[0]} from {groups[1]}")),
+    _rule("count", rf"^how many ((?:phone |missed )?(?:texts|messages|emails|e-mails|calls)) (?:did|have|had|do) (?:i|we) "
+                   rf"(?:get|got|had|have|receive|received) (?:from|off) {_PERSON}",
           lambda groups, scope: QuestionPlan("count", f"{groups[0]} from {groups[1]}")),
     _rule("duration", rf"^(?:for )?how long (?:was|were|did|have|had) (?:i|we) (?:been )?(?:on the phone|talking|speaking|"
                       rf"chatting|on a call)(?: (?:to|with) {_PERSON})?(?: for)?",

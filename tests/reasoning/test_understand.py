@@ -337,3 +337,14 @@ def test_a_price_asked_of_a_thing_named_more_loosely_is_found_where_a_price_is_s
     at = parse_time_ms("2027-01-15T22:00")
     assert said(store, "how much is the electric bill", at).startswith("£186.60: today at 18:24")
     assert not said(store, "how much did niamh send me, and why wasn't it the full amount", at).startswith("£")
+
+
+@pytest.mark.parametrize("question, action", [
+    ("how often did the phone ring this morning", "get incoming phone calls"),
+    ("how many times did callum text me", "messages from callum"),
+    ("how many times has kelly rung", "phone calls from kelly"),
+    ("how many calls did i get from mum", "calls from mum"),
+])
+def test_counts_of_calls_and_texts_said_other_ways(question, action):
+    plan = understand.by_rules(question)
+    assert plan is not None and (plan.form, plan.action) == ("count", action)
