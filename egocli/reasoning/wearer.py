@@ -24,6 +24,8 @@ unlabelled lines outnumber any one named voice (on the dev and fresh logs the bu
 seventh of them; where every voice is named, the unlabelled ones are overheard, and fewer)."""
 
 _CACHE: dict[tuple[str, int, int | None], frozenset[str]] = {}
+CACHED = 64
+"""Log states remembered (a served log asked about all day changes state with every line heard)."""
 
 
 def names(store: Store) -> frozenset[str]:
@@ -31,6 +33,8 @@ def names(store: Store) -> frozenset[str]:
     flt = EventFilter(modalities=("speech",))
     key = (str(store.path or id(store)), store.count(flt), store.last_start_ms())
     if key not in _CACHE:
+        if len(_CACHE) >= CACHED:  # a live log grows with every line: keep only the latest states
+            _CACHE.clear()
         _CACHE[key] = found(e.content for e in store.events(flt))
     return _CACHE[key]
 
