@@ -69,6 +69,12 @@ def score(ev: Event) -> int:
     return hits + (1 if hits and ev.modality == "visual" else 0)
 
 
+def shows_food(ev: Event) -> bool:
+    """Whether a frame shows food or eating, not only a meal's name ('a text message: lunch at ours on Sunday')."""
+    text = _NOT_FOOD.sub(" ", ev.content.lower())
+    return ev.modality == "visual" and any(m.group(0) not in HOURS for m in _CUES.finditer(text))
+
+
 def meal(asked: Asked, plan: QuestionPlan) -> Finding:
     """The latest meal of that kind in scope: the line that shows it best, and when."""
     name = meal_of(plan.action)

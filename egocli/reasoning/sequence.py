@@ -66,7 +66,7 @@ def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event 
     if not before:  # after a meal: from its sitting's last line ('after dinner': the crumble, not the word of it)
         name = meals.meal_of(phrase)
         sat = meals.sitting(asked, name) if name is not None and len(words(phrase)) <= MEAL_WORDS else []
-        return sat[-1] if sat else None
+        return sat[-1] if any(meals.shows_food(e) for e in sat) else None  # else the words ('lunch is done')
     if (move := visits.move(phrase)) is not None and not move.place:
         moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         return moved[-1] if moved else None
