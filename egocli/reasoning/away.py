@@ -11,7 +11,6 @@ from egocli.reasoning import homemoves, terms
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event
-from egocli.store import windows as store_windows
 
 OUT = ("out", "away", "gone", "outside")
 """The words a question's phrase opens with when it asks how long the wearer was away from home."""
@@ -33,7 +32,7 @@ def asks(phrase: str) -> list[str] | None:
     if rest and rest[0] == "from":  # 'away from home'
         rest = rest[2:] if len(rest) > 1 and rest[1] in _NO_MORE else rest
     if rest and rest[0] in _ABOUT:
-        return [w for w in terms.terms(" ".join(rest[1:]))]
+        return terms.terms(" ".join(rest[1:]))
     return [] if all(w in _NO_MORE for w in rest) else None
 
 
@@ -51,7 +50,7 @@ def outing(asked: Asked, phrase: str) -> Finding | None:
         if came is not None and came.start_ms - left.start_ms <= LONGEST_MS:
             trips.append((left, came))
     if about:
-        named = [t for t in trips if _names(asked, t, set(about))]
+        named = [t for t in trips if homemoves.names_between(asked, t[0].start_ms, t[1].end_ms, set(about))]
         trips = named or trips
     if not trips:
         return None
@@ -61,8 +60,3 @@ def outing(asked: Asked, phrase: str) -> Finding | None:
            f"{asked.stamp(came.start_ms, came.source_id)} ({came.content})"
     return Finding("duration", f"About {lasted}: you went out {span}.", (left, came),
                    f"{phrase}: out of home {span}: {lasted}")
-
-
-def _names(asked: Asked, trip: tuple[Event, Event], about: set[str]) -> bool:
-    lines = store_windows.overlapping(asked.store, trip[0].start_ms, trip[1].end_ms, None, 2000)
-    return any(about & set(terms.terms(e.content)) for e in lines)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from egocli.reasoning import actions, happened, temporal, voice
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan
-from egocli.reasoning.temporal import Matcher
 from egocli.store import Event
 
 
@@ -20,7 +19,7 @@ def last(asked: Asked, plan: QuestionPlan) -> Finding:
     done = actions.own_doing(found)
     ev = temporal.times_of(matcher, [e for e in done if e.content not in backdrop] or done, plan.action)[-1][-1]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    if _not_as_such(matcher, plan.action, ev):
+    if happened.resembles_only(matcher, plan.action, [[ev]]):
         return _closest("last", plan.action, when, ev)
     return Finding("last", voice.did("last", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: last at {when}: {ev.content}")
@@ -33,16 +32,10 @@ def first(asked: Asked, plan: QuestionPlan) -> Finding:
         return temporal.nothing(matcher, "first", plan.action, asked.stamp)
     ev = temporal.times_of(matcher, found, plan.action)[0][0]
     when = asked.stamp(ev.start_ms, ev.source_id)
-    if _not_as_such(matcher, plan.action, ev):
+    if happened.resembles_only(matcher, plan.action, [[ev]]):
         return _closest("first", plan.action, when, ev)
     return Finding("first", voice.did("first", plan.action, when, ev.content), (ev,),
                    f"{plan.action}: first at {when}: {ev.content}")
-
-
-def _not_as_such(matcher: Matcher, phrase: str, ev: Event) -> bool:
-    """Whether the phrase's words found the line only as a likeness (tier 1) or as its thing with no act of it
-    (tier 2, happened.unseen_act); not when a kind of event or a move found it (tier 0)."""
-    return matcher.tier == 1 or (matcher.tier == 2 and happened.unseen_act(phrase, [[ev]]))
 
 
 def _closest(form: str, phrase: str, when: str, ev: Event) -> Finding:

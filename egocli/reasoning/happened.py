@@ -73,7 +73,7 @@ def verdict(matcher: Matcher, phrase: str, stamp: Callable[[int, int | None], st
         off_when = stamp(off.start_ms, off.source_id)  # 'did I take it on time?': taken, but 'LATE'
         return Finding("exists", f"No, not {how}: {off_when}: {off.content}.", (off,),
                        f"{phrase}: done, but not {how}: {off_when}: {off.content}")
-    if matcher.tier <= 1 or (matcher.tier == 2 and unseen_act(phrase, groups)):
+    if resembles_only(matcher, phrase, groups):
         return Finding("exists", f"Not as such: nothing names \"{phrase}\"{where}; the closest is {when}: "
                        f"{last.content}.", (last,), f"no event names {phrase} exactly; the closest: {when}: "
                        f"{last.content}", False)
@@ -84,6 +84,12 @@ _NAMING = lexicon().verbs["named_as_done"]
 """Verb classes a line naming the thing says as much as any act of it ('did I have a coffee')."""
 _BOUGHT = tuple(w.replace("_", " ") for w in lexicon().words["bought"])
 _GOT = lexicon().verbs["getting_classes"]
+
+
+def resembles_only(matcher: Matcher, phrase: str, groups: list[list[Event]]) -> bool:
+    """Whether the phrase's words found its lines only as a likeness (tier 1) or as its thing with no act of it (tier
+    2, `unseen_act`); not when a kind of event or a move found them (tier 0)."""
+    return matcher.tier == 1 or (matcher.tier == 2 and unseen_act(phrase, groups))
 
 
 def unseen_act(phrase: str, groups: list[list[Event]]) -> bool:

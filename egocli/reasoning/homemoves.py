@@ -66,13 +66,14 @@ def _with(asked: Asked, home: list[Event], asked_move: visits.Move) -> list[Even
     want = set(terms.terms(asked_move.company))
     if not want:
         return home
-    named = []
-    for ev in home:
-        lo, hi = (ev.start_ms, ev.start_ms + OUTING_MS) if asked_move.kind == "leave" else \
-            (ev.start_ms - OUTING_MS, ev.end_ms)
-        if any(want & set(terms.terms(e.content)) for e in store_windows.overlapping(asked.store, lo, hi, None, 500)):
-            named.append(ev)
+    named = [ev for ev in home if names_between(asked, *((ev.start_ms, ev.start_ms + OUTING_MS) if asked_move.kind ==
+                                                         "leave" else (ev.start_ms - OUTING_MS, ev.end_ms)), want)]
     return named or home
+
+
+def names_between(asked: Asked, lo: int, hi: int, want: set[str]) -> bool:
+    """Whether a line between two moments names one of the terms ('dog': the outing the dog went on)."""
+    return any(want & set(terms.terms(e.content)) for e in store_windows.overlapping(asked.store, lo, hi, None, 2000))
 
 
 OUTING_MS = 45 * 60_000
