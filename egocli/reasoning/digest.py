@@ -199,10 +199,12 @@ def places(events: list[Event]) -> list[tuple[Event, str]]:
     Road': Chorlton Physio), else an arrival seen that names one or a kind of place seen; home is not among them."""
     out: list[tuple[Event, str]] = []
     people = {w for e in events if e.modality == "speech" for w in words(terms.speaker(e.content))}
+    there = False  # at a place named, with no move seen since: a notice read is inside it
     for ev in events:
+        there = there and not (ev.modality == "visual" and (visits.leaves(ev) or visits.moves(ev)))
         if ev.modality == "visual" and (opened := opens_with_place(ev)) and not set(words(opened)) & people:
             name = opened  # 'Tyre Depot on Mill Road, the Skoda up on the ramp': Tyre Depot
-        elif visits.signed(ev):
+        elif visits.signed(ev) and not (there and visits.inside(ev, events)):
             name = re.split(r"\s+[\u2014\u2013-]\s+", visits.said_place(ev)[0])[0]
         elif ev.modality == "visual" and visits.arrives(ev) and not visits.home_arrival(ev) and \
                 (named := sorted(visits.names(ev.content), key=len, reverse=True)):
@@ -211,6 +213,7 @@ def places(events: list[Event]) -> list[tuple[Event, str]]:
             name = f"the {kind}"  # 'a pharmacy counter, white paper bags in a rack': the pharmacy
         else:
             continue
+        there = True
         if name and all(name.lower() != seen.lower() for _, seen in out):
             out.append((ev, name.strip()))
     return out[:PLACES]
@@ -339,7 +342,7 @@ def _stay_end(asked: Asked, begin: Event, after_ms: int) -> int:
     own = {w for n in visits.names(begin.content) for w in words(n)}
     for ev in later:
         if ev.start_ms > after_ms and ev.id != begin.id and (
-                (visits.signed(ev) and not own & set(words(ev.content))) or
+                (visits.signed(ev) and not visits.inside(ev, later) and not own & set(words(ev.content))) or
                 (ev.modality == "visual" and (visits.arrives(ev) or opens_with_place(ev) or
                                               outings.scene(ev) == "home"))):
             return ev.start_ms

@@ -4,7 +4,7 @@ from work', 'go out with the dog')."""
 
 from __future__ import annotations
 
-from egocli.reasoning import outings, terms, visits
+from egocli.reasoning import outings, staying, terms, visits
 from egocli.reasoning.plan import Asked
 from egocli.reasoning.visits import Find
 from egocli.store import Event
@@ -42,8 +42,8 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
         return None
     if asked_move.place:
         found = visits.visits(asked, asked_move.place, find)
-        if asked_move.kind == "leave":
-            return [v.end for v in found if v.end is not None]
+        if asked_move.kind == "leave":  # no leaving seen after a sign read or an arrival: the next move seen
+            return [end for v in found if (end := v.end or _moved_on(asked, v.begin)) is not None]
         return [v.begin for v in found if visits.arrives(v.begin)] or [v.begin for v in found]
     home = _with(asked, home_moves(asked, asked_move.kind), asked_move)
     if asked_move.kind == "leave" and asked_move.to:
@@ -58,6 +58,14 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
                 if any(h.start_ms >= end.start_ms for h in home)]
         return sorted({e.id: e for e in back}.values(), key=lambda e: e.start_ms) or ([] if went else home)
     return home
+
+
+def _moved_on(asked: Asked, begin: Event) -> Event | None:
+    """When a visit begun by a sign read or an arrival seen, its leaving not seen, ended: the first way of getting
+    about seen after it, or the sign of another place (staying.moved_on); else None."""
+    if visits.signed(begin) or (begin.modality == "visual" and visits.arrives(begin)):
+        return staying.moved_on(asked, begin, begin.start_ms)
+    return None
 
 
 def _with(asked: Asked, home: list[Event], asked_move: visits.Move) -> list[Event]:

@@ -22,6 +22,15 @@ def signed(ev: Event) -> bool:
     return bool(_SIGN.match(ev.content))
 
 
+_NOTICES = tuple(f"{w} " for w in _LEX["notices"])
+
+
+def notice(ev: Event) -> bool:
+    """Whether a line read is a notice of what is on at a place ('chalkboard - Live Music'), which names the place
+    only when read on arriving (the lexicon's [visits] notices)."""
+    return signed(ev) and f"{ev.content.strip().lower()} ".startswith(_NOTICES)
+
+
 def on_the_way_sign(ev: Event) -> bool:
     """Whether a line was read from a sign on the way ('road sign - Brookfoot Garden Centre - next left')."""
     return f"{ev.content.strip().lower()} ".startswith(_WAY_SIGNS)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from egocli.core.lexicon import words
 from egocli.reasoning.visits import (ARRIVAL_REACH_MS, DEPARTURE_REACH_MS, MOVING, NEAR_ARRIVAL_MS, Visit, arrives,
-                                     bare, leaves, names, signed, stretches)
+                                     bare, inside, leaves, names, signed, stretches)
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event
@@ -101,7 +101,7 @@ def no_length(when: str, ev: Event, phrase: str, seen: str = "one moment of it,"
 
 def moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
     """The first frame after `after_ms` showing a way of getting about, or a sign read of another place than the
-    stay's beginning names."""
+    stay's beginning names (a notice read there, 'chalkboard - Live Music', is inside it)."""
     own = {w for n in names(begin.content) for w in words(n)}
     later = store_windows.overlapping(asked.store, after_ms + 1, min(after_ms + MOVED_ON_MS, asked.scope.at_ms),
                                       begin.source_id, 2000)
@@ -109,7 +109,7 @@ def moved_on(asked: Asked, begin: Event, after_ms: int) -> Event | None:
         if nxt.start_ms <= after_ms:
             continue
         if (nxt.modality == "visual" and MOVING.search(nxt.content.lower())) or \
-                (signed(nxt) and not own & set(words(nxt.content))):
+                (signed(nxt) and not inside(nxt, later) and not own & set(words(nxt.content))):
             return nxt
     return None
 

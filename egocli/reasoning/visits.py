@@ -18,7 +18,7 @@ from egocli.core.lexicon import lexicon, stem, verb_keys, words
 from egocli.reasoning import actions, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
-from egocli.reasoning.signs import on_the_way_sign, said_place, signed
+from egocli.reasoning.signs import notice, on_the_way_sign, said_place, signed
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
@@ -150,10 +150,12 @@ def home_departure(ev: Event) -> bool:
 
 
 def someone_seen(ev: Event) -> bool:
-    """Whether a frame opens on a person ('the man in the grey fleece going out of the front door'): their move,
-    not the wearer's (not 'a woman's hand', a part of someone)."""
-    said = terms.clauses(ev.content)[0].lower().replace("\u2019", "'").split()[:3]
-    return any(w.strip(",.;:") in _OTHERS for w in said)  # 'woman's' is no 'woman'
+    """Whether a frame opens on a person ('the man in the grey fleece going out of the front door'), or the clause
+    that says its move does ('the front door opening, a woman in a purple fleece coming in'): their move, not the
+    wearer's (not 'a woman's hand', a part of someone)."""
+    said = terms.clauses(ev.content.lower().replace("\u2019", "'"))
+    moving = next((c for c in said if _ARRIVE.search(c) or _LEAVE.search(c)), said[0])
+    return any(w.strip(",.;:") in _OTHERS for c in {said[0], moving} for w in c.split()[:3])  # 'woman's': no 'woman'
 
 
 def _moving(ev: Event) -> str:
@@ -329,7 +331,7 @@ PLACE_REACH_MS = 3 * 3_600_000
 
 def place_at(store: Store, at_ms: int) -> Event | None:
     """The event naming where one was at a moment: the latest sign read or arrival seen before it with no departure
-    between, else the latest frame naming a proper name that is no one's, else None. Whoever speaks in the log
+    between (a notice read there, 'chalkboard - Live Music', only when no other is), else the latest frame naming a proper name that is no one's, else None. Whoever speaks in the log
     around then is a person, not a place ('Ellie scoring' names no place; 'Hollins Park' does)."""
     around = store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + PLACE_REACH_MS, None, 4000)
     people = {w for e in around if e.modality == "speech" for w in words(terms.speaker(e.content))}
@@ -338,12 +340,36 @@ def place_at(store: Store, at_ms: int) -> Event | None:
     for ev in reversed(before):
         if ev.modality == "visual" and leaves(ev):
             return named
-        if signed(ev) or (ev.modality == "visual" and arrives(ev)):
+        if inside(ev, around):
+            named = ev  # what is on where one is, unless a sign or an arrival before it says which place
+        elif signed(ev) or (ev.modality == "visual" and arrives(ev)):
             return ev  # a sign read or an arrival seen since the last departure says where
         if named is None and any(not set(words(n)) <= people for n in names(ev.content)):
             named = ev  # a name in a frame ('Christmas trees', 'Westfield 1-0 up') only when nothing says more
     return named
 
 
+NOTICE_MS = 3 * 60_000
+"""How soon after a frame of being out somewhere a notice read names the place reached."""
+
+
+def inside(ev: Event, around: Sequence[Event]) -> bool:
+    """Whether a line read is a notice of what is on inside the place one is already at ('chalkboard - Live Music'
+    an hour into the quiz), not one read on arriving ('a small café with a glass counter', then 'chalkboard - Leaf &
+    Loaf'): no frame among `around` in the NOTICE_MS before it shows one out somewhere (outings.scene, or a kind of building named first)."""
+    return notice(ev) and not any(e.modality == "visual" and 0 <= ev.start_ms - e.start_ms <= NOTICE_MS and
+                                  (outings.scene(e) == "out" or _BUILDINGS.search(terms.clauses(e.content.lower())[0]))
+                                  for e in around)
+
+
+_BUILDINGS = outings.cue(lexicon().outings["buildings"])
+"""A kind of building ('a small café with a glass counter'): a frame whose first clause names one is out."""
+
+
 MOVING = outings.TRAVEL
 """A way of getting about seen in a frame ('walking across a parade of shops', 'the bus kneeling at the kerb')."""
+
+
+def moves(ev: Event) -> bool:
+    """Whether a frame shows a way of getting about (MOVING)."""
+    return ev.modality == "visual" and bool(MOVING.search(ev.content.lower()))

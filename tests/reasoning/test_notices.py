@@ -1,0 +1,66 @@
+"""Notices read: a chalkboard or a noticeboard read an hour into an evening at the pub is what is on there, not a
+move to another place; one read on arriving somewhere names the place reached. On a real store."""
+
+from __future__ import annotations
+
+import pytest
+
+from egocli.core.timeutil import parse_time_ms
+from egocli.reasoning import visits
+from egocli.store import Event, Store
+
+from .conftest import day_log, said
+
+AT = parse_time_ms("2027-10-24T12:00")
+EVENING = [
+    ("2027-10-23T19:40", "visual", "dark streets going past a bus window"),
+    ("2027-10-23T19:47", "text", "pub sign \u2014 The Red Lion \u2014 QUIZ NIGHT every Saturday 8pm"),
+    ("2027-10-23T19:48", "visual", "a busy pub room, wooden tables, a man waving from a corner table"),
+    ("2027-10-23T19:56", "text", "answer sheet \u2014 The Red Lion Quiz \u2014 Round 1"),
+    ("2027-10-23T20:06", "visual", "a hand writing 1956 on an answer sheet"),
+    ("2027-10-23T20:17", "text", "chalkboard \u2014 Live Music \u2014 The Rockin' Rovers"),
+    ("2027-10-23T20:58", "visual", "a half-pint glass of bitter set down on a beer mat"),
+    ("2027-10-23T21:00", "speech", "Quizmaster: Halfway scores."),
+    ("2027-10-23T22:10", "visual", "a car with a taxi light on its roof waiting outside"),
+    ("2027-10-23T22:11", "visual", "the back seat of a taxi, lit windows sliding away"),
+    ("2027-10-24T10:00", "visual", "walking along the high street in the rain"),
+    ("2027-10-24T10:05", "visual", "a small cafe with a glass counter of wraps, a chalkboard above the till"),
+    ("2027-10-24T10:05:30", "text", "chalkboard \u2014 Leaf & Loaf \u2014 falafel wrap 6.50"),
+    ("2027-10-24T10:07", "speech", "Can I get the falafel wrap, please?"),
+    ("2027-10-24T10:13", "visual", "the front door opening, a woman in a purple fleece coming in with a carrier bag"),
+]
+
+
+@pytest.fixture()
+def store(tmp_path):
+    return day_log(tmp_path / "log.db", EVENING)
+
+
+def test_a_notice_read_inside_a_place_is_no_other_place(store: Store):
+    at = visits.place_at(store, parse_time_ms("2027-10-23T21:00"))
+    assert at is not None and "Red Lion" in at.content
+
+
+def test_a_notice_read_on_arriving_names_the_place_reached(store: Store):
+    at = visits.place_at(store, parse_time_ms("2027-10-24T10:08"))
+    assert at is not None and "Leaf & Loaf" in at.content
+
+
+def test_a_stay_runs_past_a_notice_read_in_it_to_the_next_move(store: Store):
+    answer = said(store, "how long were we at the red lion last night", AT)
+    assert "2 h 23 min" in answer and "22:10" in answer
+
+
+def test_leaving_a_place_not_seen_is_the_next_move_seen(store: Store):
+    assert "22:10" in said(store, "what time did we leave the red lion", AT)
+
+
+@pytest.mark.parametrize("frame, other", [
+    ("the front door opening, a woman in a purple fleece coming in with a carrier bag", True),
+    ("the man in the grey fleece going out of the front door, waving", True),
+    ("the front door opening, the hall light on, coming in out of the rain", False),
+    ("a woman's hand on the handle, walking into the kitchen", False),
+])
+def test_a_move_said_of_someone_seen_is_theirs(frame: str, other: bool):
+    ev = Event(1, 0, 4000, "visual", 1, frame, None, 0, {}, None)
+    assert visits.someone_seen(ev) is other
