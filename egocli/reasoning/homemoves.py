@@ -43,7 +43,7 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
     if asked_move.place:
         found = visits.visits(asked, asked_move.place, find)
         if asked_move.kind == "leave":  # no leaving seen after a sign read or an arrival: the next move seen
-            return [end for v in found if (end := v.end or _moved_on(asked, v.begin)) is not None]
+            return [end for v in found if (end := departure(asked, v)) is not None]
         return [v.begin for v in found if visits.arrives(v.begin)] or [v.begin for v in found]
     home = _with(asked, home_moves(asked, asked_move.kind), asked_move)
     if asked_move.kind == "leave" and asked_move.to:
@@ -60,9 +60,12 @@ def moves(asked: Asked, phrase: str, find: Find) -> list[Event] | None:
     return home
 
 
-def _moved_on(asked: Asked, begin: Event) -> Event | None:
-    """When a visit begun by a sign read or an arrival seen, its leaving not seen, ended: the first way of getting
-    about seen after it, or the sign of another place (staying.moved_on); else None."""
+def departure(asked: Asked, visit: visits.Visit) -> Event | None:
+    """When a visit ended: its leaving seen, else, when a sign read or an arrival seen began it, the first way of
+    getting about seen after that, or the sign of another place (staying.moved_on); else None."""
+    if visit.end is not None:
+        return visit.end
+    begin = visit.begin
     if visits.signed(begin) or (begin.modality == "visual" and visits.arrives(begin)):
         return staying.moved_on(asked, begin, begin.start_ms)
     return None

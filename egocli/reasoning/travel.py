@@ -98,8 +98,9 @@ def _trips(asked: Asked, matcher: Matcher, place: str, origin: str) -> list[Trip
     """The trips to a place in scope, in time order. To a place: up to the start of each visit there that follows
     a departure from the one before (a second stretch of the hospital's lines is the same stay), else up to the
     first line of each stretch of lines about the place that is not a thing read (a calendar or a bank app names a
-    place one is not at). Home from a place: from the last line of each stretch there to the first arrival home
-    after it, else for the TRIP_MS after it. Home: up to each arrival home."""
+    place one is not at). Home from a place: from each leaving of it (homemoves.departure), else from the last line of
+    each stretch there, to the first arrival home after it, else for the TRIP_MS after it. Home: up to each arrival
+    home."""
     find = lambda p: matcher.matches(p, verb_first=False)  # noqa: E731
     if place:
         ends, before = [], None
@@ -107,15 +108,16 @@ def _trips(asked: Asked, matcher: Matcher, place: str, origin: str) -> list[Trip
             if before is None or (before.end is not None and before.end.start_ms <= stay.begin.start_ms):
                 ends.append(stay.begin)
             before = stay
-        found = [e for e in ends if e.modality in ("visual", "speech")] or \
+        found = [e for e in ends if e.modality in ("visual", "speech") or visits.signed(e)] or \
             [g[0] for g in visits.stretches([e for e in find(place) if e.modality in ("visual", "speech")])]
         return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in found]
     home = homemoves.moves(asked, "get home", find) or []
     if not origin:
         return [(e.start_ms - TRIP_MS, e.start_ms, e) for e in home]
     out: list[Trip] = []
-    for stretch in visits.stretches([e for e in find(origin) if e.modality in ("visual", "speech")]):
-        left = stretch[-1].start_ms
+    ended = [e.start_ms for v in visits.visits(asked, origin, find) if (e := homemoves.departure(asked, v)) is not None]
+    for left in ended or [s[-1].start_ms for s in visits.stretches([e for e in find(origin)
+                                                                     if e.modality in ("visual", "speech")])]:
         after = next((h for h in home if left < h.start_ms <= left + HOME_AFTER_MS), None)
         out.append((left, after.start_ms if after is not None else min(left + TRIP_MS, asked.scope.at_ms), after))
     return out

@@ -356,7 +356,8 @@ NOTICE_MS = 3 * 60_000
 def inside(ev: Event, around: Sequence[Event]) -> bool:
     """Whether a line read is a notice of what is on inside the place one is already at ('chalkboard - Live Music'
     an hour into the quiz), not one read on arriving ('a small café with a glass counter', then 'chalkboard - Leaf &
-    Loaf'): no frame among `around` in the NOTICE_MS before it shows one out somewhere (outings.scene, or a kind of building named first)."""
+    Loaf'): no frame among `around` in the NOTICE_MS before it shows one out somewhere (outings.scene, or a kind of
+    building named first)."""
     return notice(ev) and not any(e.modality == "visual" and 0 <= ev.start_ms - e.start_ms <= NOTICE_MS and
                                   (outings.scene(e) == "out" or _BUILDINGS.search(terms.clauses(e.content.lower())[0]))
                                   for e in around)

@@ -64,3 +64,19 @@ def test_leaving_a_place_not_seen_is_the_next_move_seen(store: Store):
 def test_a_move_said_of_someone_seen_is_theirs(frame: str, other: bool):
     ev = Event(1, 0, 4000, "visual", 1, frame, None, 0, {}, None)
     assert visits.someone_seen(ev) is other
+
+
+def test_the_way_home_from_a_place_is_read_from_its_leaving_on(store: Store):
+    assert "taxi" in said(store, "how did we get home from the red lion", AT).lower()
+
+
+def test_a_trip_ends_at_the_sign_read_on_arriving_not_at_the_plan_said(tmp_path):
+    log = day_log(tmp_path / "trip.db", [
+        ("2027-10-24T14:10", "speech", "Maureen: Right, the garden centre. I want my bulbs in. Come on."),
+        ("2027-10-24T14:15", "visual", "a small red hatchback at the kerb, a woman at the wheel, a seat belt pulled across"),
+        ("2027-10-24T14:16", "visual", "a main road through a windscreen, a woman's hands on the steering wheel"),
+        ("2027-10-24T14:28:30", "text", "sign \u2014 Brookfoot Garden Centre \u2014 Plants \u2014 Gifts"),
+        ("2027-10-24T14:30", "visual", "racks of bagged bulbs, a woman picking up a net bag of tulip bulbs"),
+    ])
+    answer = said(log, "how'd we get to the garden centre", parse_time_ms("2027-10-24T16:00"))
+    assert "can't tell" not in answer and "14:1" in answer
