@@ -79,6 +79,14 @@ def test_a_line_states_its_times_apart_from_those_it_says_no_to():
     assert line.clocks == {(1, 0)} and line.denied_clocks == {(8, 30)}
     assert stated("meet at half eight", AT).clocks == {(8, 30)}
     assert stated("lunch moved from Wednesday to Friday", AT).denied_days
+    assert "bowl" in stated("Stan: off to Scarborough on Tuesday. So no bowls for me on Wednesday.", AT).denied_terms
+    assert not stated("No, it's still Saturday", AT).denied_terms  # a 'No,' answering says no to nothing after it
+
+
+def test_a_thing_said_no_to_on_a_day_of_the_week_asked_is_a_no(tmp_path):
+    log = day_log(tmp_path / "log.db", [("2026-12-01T13:06", "speech", "Stan: Here, we're off to Scarborough on "
+                                         "Tuesday for the week. So no bowls for me on Wednesday.")])
+    assert said(log, "is stan coming to bowls next week", AT).startswith("No:")
 
 
 CHANGES = [
