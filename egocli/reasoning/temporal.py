@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from egocli.core.lexicon import lexicon
 from egocli.models.base import Embedder
-from egocli.reasoning import actions, homemoves, kinds, placekinds, staying, terms, visits, voice
+from egocli.reasoning import actions, exchange, homemoves, kinds, placekinds, staying, terms, visits, voice
 from egocli.reasoning.voice import say_duration
 from egocli.reasoning.evidence import Pool, Query
 from egocli.reasoning.plan import Asked, Finding, QuestionPlan, tidy  # noqa: F401 (Finding, tidy: callers import them from here)
@@ -218,6 +218,8 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
         groups = [[v.begin] for v in went]  # 'go down to dobson's': each visit
     elif (moved := homemoves.moves(asked, plan.action, find)) is not None:
         groups = [[e] for e in moved]  # 'go out', 'leave the house': each setting out seen
+    elif (mine := exchange.own_questions(asked, plan.action)) is not None:
+        groups = [[e] for e in mine]  # 'ask what time Liam was coming': each time the wearer asked it
     else:
         groups = visits.closed(times_of(matcher, actions.own_doing(found), plan.action)) if found else []
     if not groups:
