@@ -122,5 +122,5 @@ def test_a_live_session_keeps_one_event_per_scene(live_server):
     by_start = {(e.start_ms, e.content.lower()) for e in seen if e.modality == "text"}
     assert not [e for e in seen if e.modality == "visual" and any(t == e.start_ms and c in e.content.lower()
                                                                     for t, c in by_start)]
-    for sign in ("PHARMACY", "CITYNEWS", "BUS 12"):
-        assert sum(sign in t for t in texts()) == 1, (sign, texts())
+    for sign in ("PHARMACY", "CITYNEWS", "BUS12"):  # OCR live may read "CITY NEWS": the same sign (textgate.text_key)
+        assert sum(sign in "".join(t.split()) for t in texts()) == 1, (sign, texts())
