@@ -104,8 +104,9 @@ def _acts_first(lines: list[Event]) -> list[Event]:
 
 def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
     """'What was I doing just before Kwame came / Leanne rang / I left the house / breakfast?': from the moment
-    (`_moment`), not from words said of it later; what the wearer was doing is the nearest act seen or noted before
-    (after) it, else their own words, not someone else's words, a sound heard nor scenery."""
+    (`_moment`), not from words said of it later; what the wearer was doing is the nearest act seen, noted or read
+    (a headline read is reading) before (after) it, else their own words, not someone else's words, a sound heard
+    nor scenery."""
     before = relation == "before"
     anchor = _moment(asked, matcher, phrase, before)
     if anchor is None:
@@ -113,7 +114,7 @@ def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Fi
     lo, hi = (anchor.start_ms - 3_600_000, anchor.start_ms) if before else (anchor.end_ms, anchor.end_ms + 3_600_000)
     near = [e for e in store_windows.overlapping(asked.store, lo, min(hi, asked.scope.at_ms + 1), None, 400)
             if (e.start_ms < anchor.start_ms if before else e.start_ms > anchor.start_ms) and e.id != anchor.id
-            and (e.modality in ("visual", "note") or (e.modality == "speech" and not _heard(e)
+            and (e.modality in ("visual", "note", "text") or (e.modality == "speech" and not _heard(e)
                                                      and not terms.speaker(e.content)))]
     kept = _unscenic(near, asked.store, anchor.start_ms)
     kept = _acts_first(kept)

@@ -92,3 +92,20 @@ def test_just_before_a_call_from_a_firm_leaving_home_or_breakfast_is_the_last_ac
     assert said(store, "what did I do before breakfast", at).startswith("Today at 06:52: levothyroxine")
     assert said(store, "what was I doing before I left the house", at).startswith("Today at 07:50: hallway, lacing")
     store.close()
+
+
+def test_a_line_read_just_before_a_call_is_what_was_being_done(tmp_path):
+    """Reading is doing: the headline read at the kitchen table is what the wearer was at when Jan rang, not the
+    front door come in through before it."""
+    store = day_log(tmp_path / "reading.db", [
+        ("2027-10-23T09:49", "visual", "the green door of number 9, a key turned in the lock, the door pushed open"),
+        ("2027-10-23T09:55", "visual", "a newspaper spread on a kitchen table, a mug of tea, a pair of reading glasses"),
+        ("2027-10-23T09:56", "text", "newspaper headline \u2014 COUNCIL TAX TO RISE 4.9% \u2014 Bus fares frozen"),
+        ("2027-10-23T10:02", "visual", "a mobile phone buzzing on the kitchen table, its screen lit"),
+        ("2027-10-23T10:02:20", "text", "phone \u2014 incoming call \u2014 Jan"),
+        ("2027-10-23T10:02:40", "speech", "Hello, love."),
+        ("2027-10-23T10:03", "speech", "Jan: Hiya Dad, just checking in."),
+    ])
+    text = said(store, "what was i doing just before jan rang yesterday", parse_time_ms("2027-10-24T12:00"))
+    assert text.startswith("Yesterday at 09:56: newspaper headline"), text
+    store.close()
