@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local, to_ms
-from egocli.reasoning import actions, meals, outings, placekinds, staying, terms, visits, voice
+from egocli.reasoning import actions, meals, outings, placekinds, signs, staying, terms, visits, voice
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.scope import DAY_PARTS
 from egocli.reasoning.temporal import SENSED_ACTS, Finding, Matcher, nothing, occurrences
@@ -204,7 +204,7 @@ def places(events: list[Event]) -> list[tuple[Event, str]]:
         there = there and not (ev.modality == "visual" and (visits.leaves(ev) or visits.moves(ev)))
         if ev.modality == "visual" and (opened := opens_with_place(ev)) and not set(words(opened)) & people:
             name = opened  # 'Tyre Depot on Mill Road, the Skoda up on the ramp': Tyre Depot
-        elif visits.signed(ev) and not (there and visits.inside(ev, events)):
+        elif visits.signed(ev) and not (there and signs.inside(ev, events)):
             name = re.split(r"\s+[\u2014\u2013-]\s+", visits.said_place(ev)[0])[0]
         elif ev.modality == "visual" and visits.arrives(ev) and not visits.home_arrival(ev) and \
                 (named := sorted(visits.names(ev.content), key=len, reverse=True)):
@@ -342,7 +342,7 @@ def _stay_end(asked: Asked, begin: Event, after_ms: int) -> int:
     own = {w for n in visits.names(begin.content) for w in words(n)}
     for ev in later:
         if ev.start_ms > after_ms and ev.id != begin.id and (
-                (visits.signed(ev) and not visits.inside(ev, later) and not own & set(words(ev.content))) or
+                (visits.signed(ev) and not signs.inside(ev, later) and not own & set(words(ev.content))) or
                 (ev.modality == "visual" and (visits.arrives(ev) or opens_with_place(ev) or
                                               outings.scene(ev) == "home"))):
             return ev.start_ms

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Sequence
+
 from egocli.core.lexicon import lexicon
+from egocli.reasoning import outings, terms
 from egocli.store import Event
 
 _LEX = lexicon().visits
@@ -42,3 +45,21 @@ def said_place(ev: Event) -> tuple[str, str]:
     if _SIGN.match(ev.content):
         return _SIGN.sub("", ev.content, count=1).strip(" \u2014\u2013-:"), "a sign read"
     return ev.content, "seen"
+
+
+NOTICE_MS = 3 * 60_000
+"""How soon after a frame of being out somewhere a notice read names the place reached."""
+
+
+def inside(ev: Event, around: Sequence[Event]) -> bool:
+    """Whether a line read is a notice of what is on inside the place one is already at ('chalkboard - Live Music'
+    an hour into the quiz), not one read on arriving ('a small café with a glass counter', then 'chalkboard - Leaf &
+    Loaf'): no frame among `around` in the NOTICE_MS before it shows one out somewhere (outings.scene, or a kind of
+    building named first)."""
+    return notice(ev) and not any(e.modality == "visual" and 0 <= ev.start_ms - e.start_ms <= NOTICE_MS and
+                                  (outings.scene(e) == "out" or _BUILDINGS.search(terms.clauses(e.content.lower())[0]))
+                                  for e in around)
+
+
+_BUILDINGS = outings.cue(lexicon().outings["buildings"])
+"""A kind of building ('a small café with a glass counter'): a frame whose first clause names one is out."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from egocli.core.lexicon import words
-from egocli.reasoning.visits import (ARRIVAL_REACH_MS, DEPARTURE_REACH_MS, MOVING, NEAR_ARRIVAL_MS, Visit, arrives,
-                                     bare, inside, leaves, names, signed, stretches)
+from egocli.reasoning.signs import inside
+from egocli.reasoning.visits import (ARRIVAL_REACH_MS, DEPARTURE_REACH_MS, MOVING, NEAR_ARRIVAL_MS, Visit, apart,
+                                     arrives, bare, leaves, names, signed, stretches)
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event
@@ -32,7 +33,7 @@ def seen_stay(asked: Asked, found: list[Event], place: str = "") -> tuple[list[E
     there = [e for e in found if e.modality == "visual" or signed(e)]
     if not there:
         return None
-    stay = stretches(there, SEEN_GAP_MS)[-1]
+    stay = apart(asked, stretches(there, SEEN_GAP_MS))[-1]  # a note written at home before setting out: no stay
     named = set(bare(words(place)))  # 'the market': market
     for ev in reversed(store_windows.overlapping(asked.store, stay[0].start_ms - ARRIVAL_REACH_MS, stay[0].start_ms,
                                                  None, 2000)):

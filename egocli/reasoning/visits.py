@@ -11,14 +11,14 @@ left a place ('when did I get home from work?', 'when did I leave the pub?') and
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, verb_keys, words
 from egocli.reasoning import actions, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
-from egocli.reasoning.signs import notice, on_the_way_sign, said_place, signed
+from egocli.reasoning.signs import inside, on_the_way_sign, said_place, signed
 from egocli.reasoning.voice import say_duration
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
@@ -215,14 +215,32 @@ def _joined(asked: Asked, groups: list[list[Event]]) -> list[list[Event]]:
     JOIN_MS."""
     out: list[list[Event]] = []
     for group in groups:
-        if out and group[0].start_ms - out[-1][-1].start_ms <= JOIN_MS:
-            between = store_windows.overlapping(asked.store, out[-1][-1].start_ms + 1, group[0].start_ms, None, 2000)
-            if not any(e.modality == "visual" and (leaves(e) or home_arrival(e) or outings.scene(e) == "home")
-                       for e in between):
-                out[-1] = [*out[-1], *group]
-                continue
+        if out and group[0].start_ms - out[-1][-1].start_ms <= JOIN_MS and \
+                not _moved(asked, out[-1][-1].start_ms, group[0].start_ms):
+            out[-1] = [*out[-1], *group]
+            continue
         out.append(group)
     return out
+
+
+def apart(asked: Asked, groups: list[list[Event]]) -> list[list[Event]]:
+    """Stretches of mentions cut where one moved between two of them ('PHYSIO 12' written on a sticky note at home,
+    the flat door pulled shut, then the physio's sign: the note is no being there)."""
+    out: list[list[Event]] = []
+    for group in groups:
+        out.append([group[0]])
+        for before, ev in zip(group, group[1:]):
+            if _moved(asked, before.start_ms, ev.start_ms):
+                out.append([ev])
+            else:
+                out[-1].append(ev)
+    return out
+
+
+def _moved(asked: Asked, lo: int, hi: int) -> bool:
+    """Whether a departure, a getting home or a room of home is seen between two moments."""
+    return any(e.modality == "visual" and (leaves(e) or home_arrival(e) or outings.scene(e) == "home")
+               for e in store_windows.overlapping(asked.store, lo + 1, hi, None, 2000) if lo < e.start_ms < hi)
 
 
 def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
@@ -331,8 +349,9 @@ PLACE_REACH_MS = 3 * 3_600_000
 
 def place_at(store: Store, at_ms: int) -> Event | None:
     """The event naming where one was at a moment: the latest sign read or arrival seen before it with no departure
-    between (a notice read there, 'chalkboard - Live Music', only when no other is), else the latest frame naming a proper name that is no one's, else None. Whoever speaks in the log
-    around then is a person, not a place ('Ellie scoring' names no place; 'Hollins Park' does)."""
+    between (a notice read there, 'chalkboard - Live Music', only when no other is), else the latest frame naming a
+    proper name that is no one's, else None. Whoever speaks in the log around then is a person, not a place ('Ellie
+    scoring' names no place; 'Hollins Park' does)."""
     around = store_windows.overlapping(store, at_ms - PLACE_REACH_MS, at_ms + PLACE_REACH_MS, None, 4000)
     people = {w for e in around if e.modality == "speech" for w in words(terms.speaker(e.content))}
     before = [e for e in around if (e.modality == "visual" or signed(e)) and e.start_ms <= at_ms]
@@ -347,24 +366,6 @@ def place_at(store: Store, at_ms: int) -> Event | None:
         if named is None and any(not set(words(n)) <= people for n in names(ev.content)):
             named = ev  # a name in a frame ('Christmas trees', 'Westfield 1-0 up') only when nothing says more
     return named
-
-
-NOTICE_MS = 3 * 60_000
-"""How soon after a frame of being out somewhere a notice read names the place reached."""
-
-
-def inside(ev: Event, around: Sequence[Event]) -> bool:
-    """Whether a line read is a notice of what is on inside the place one is already at ('chalkboard - Live Music'
-    an hour into the quiz), not one read on arriving ('a small café with a glass counter', then 'chalkboard - Leaf &
-    Loaf'): no frame among `around` in the NOTICE_MS before it shows one out somewhere (outings.scene, or a kind of
-    building named first)."""
-    return notice(ev) and not any(e.modality == "visual" and 0 <= ev.start_ms - e.start_ms <= NOTICE_MS and
-                                  (outings.scene(e) == "out" or _BUILDINGS.search(terms.clauses(e.content.lower())[0]))
-                                  for e in around)
-
-
-_BUILDINGS = outings.cue(lexicon().outings["buildings"])
-"""A kind of building ('a small café with a glass counter'): a frame whose first clause names one is out."""
 
 
 MOVING = outings.TRAVEL

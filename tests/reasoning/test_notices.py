@@ -80,3 +80,22 @@ def test_a_trip_ends_at_the_sign_read_on_arriving_not_at_the_plan_said(tmp_path)
     ])
     answer = said(log, "how'd we get to the garden centre", parse_time_ms("2027-10-24T16:00"))
     assert "can't tell" not in answer and "14:1" in answer
+
+
+def test_a_stay_begins_after_the_move_not_at_a_note_written_at_home(tmp_path):
+    """'PHYSIO 12' written on a sticky note at home, the flat door pulled shut, then the physio's sign: the stay is
+    from the sign to the café reached after it, not from the note."""
+    log = day_log(tmp_path / "physio.db", [
+        ("2027-01-15T11:20", "visual", "writing on a yellow sticky note, PHYSIO 12 - BADGE - KEYS, pressing it on the laptop"),
+        ("2027-01-15T11:47", "visual", "bedroom, a grey hoodie hanging on the back of the desk chair"),
+        ("2027-01-15T11:51", "visual", "the flat door pulled shut from the outside, the laptop bag in the corner of the frame"),
+        ("2027-01-15T11:54", "visual", "Keppel Road, red-brick terraces, walking fast past a line of recycling boxes"),
+        ("2027-01-15T12:01:20", "text", "sign \u2014 Chorlton Physio & Sports Injury Clinic \u2014 212 Barlow Moor Road"),
+        ("2027-01-15T12:07", "visual", "a small treatment room, a couch with a roll of paper over it"),
+        ("2027-01-15T12:38:20", "text", "card machine \u2014 CHORLTON PHYSIO \u2014 \u00a348.00 \u2014 APPROVED"),
+        ("2027-01-15T12:41", "note", "physio next Thu 28 Jan 8.15 with Gemma"),
+        ("2027-01-15T12:47", "visual", "a small cafe with a glass counter of wraps, a chalkboard above the till"),
+        ("2027-01-15T12:47:30", "text", "chalkboard \u2014 Leaf & Loaf \u2014 falafel wrap 6.50"),
+    ])
+    answer = said(log, "how long was i at the physio", parse_time_ms("2027-01-15T18:00"))
+    assert "12:01" in answer and "11:20" not in answer, answer
