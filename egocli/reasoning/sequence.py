@@ -173,9 +173,9 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
         phrase = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase
     if (seen is None or seen[1] is None) and relation == "after" and found:
         seen = _enclosing(asked, occurrences(found)[-1])
-    if seen is None or seen[1] is None:
+    if seen is None or (seen[1] is None and relation == "after"):  # before a stay, its end is not needed
         return None
-    stay, end = seen[0], seen[1]
+    stay, end = seen[0], seen[1] if seen[1] is not None else seen[0][-1]
     begin = stay[0]
     own = {name.lower() for _, name in digest.places(stay)}  # the stay's own place is no other
     if relation == "after":
@@ -188,7 +188,7 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     went = [(e, name) for e, name in digest.places(around)
             if name.lower() not in own and not set(visits.bare(words(name))) <= own_words]  # 'the clinic' is its own
     if not went:
-        return None
+        return _left_before(asked, phrase, begin, around) if relation == "before" else None
     went = went[:PLACES_SHOWN] if relation == "after" else went[-1:]
     anchor = (end if went[0][0].start_ms >= end.start_ms else stay[-1]) if relation == "after" else begin
     said = "; then ".join(f"{name} ({asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')})"
@@ -200,6 +200,19 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     return Finding("next", f"{head}, {verb} {said}.", (went[0][0], anchor, *(e for e, _ in went[1:])),
                    f"{phrase}: {'left' if relation == 'after' else 'reached'} at {was}; {relation} it, the places "
                    f"seen: {said}")
+
+
+def _left_before(asked: Asked, phrase: str, begin: Event, around: list[Event]) -> Finding | None:
+    """Before a stay when no other place is named before it: the last leaving seen ('driving out of the market
+    square'), where one was; else None."""
+    left = [e for e in around if e.modality == "visual" and visits.leaves(e)]
+    if not left:
+        return None
+    ev, was = left[-1], asked.stamp(begin.start_ms, begin.source_id)
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("next", f"Before {phrase} (you got there {was}), you were last seen leaving somewhere, {when}: "
+                   f"{ev.content.rstrip(' .')}.", (ev, begin), f"{phrase}: reached at {was}; before it, the last "
+                   f"leaving seen: {when}: {ev.content}")
 
 
 ENDS_STAY_MS = 20 * 60_000

@@ -109,3 +109,20 @@ def test_a_line_read_just_before_a_call_is_what_was_being_done(tmp_path):
     text = said(store, "what was i doing just before jan rang yesterday", parse_time_ms("2027-10-24T12:00"))
     assert text.startswith("Yesterday at 09:56: newspaper headline"), text
     store.close()
+
+
+def test_before_going_to_a_place_no_other_place_named_is_the_leaving_seen(tmp_path):
+    """A stay whose end is not seen still has a beginning: before it, with no other place named, the last leaving
+    seen says where one was ('driving out of the market square'), not a screen read in its waiting room."""
+    store = day_log(tmp_path / "surgery.db", [
+        ("2027-03-04T14:02", "visual", "loading crates of leftover cauliflowers into the side door of the white van"),
+        ("2027-03-04T14:38", "visual", "the driver's door of the van open, pushing the blue cash bag under the seat"),
+        ("2027-03-04T14:47", "visual", "driving out of the market square, wipers going"),
+        ("2027-03-04T15:02", "visual", "pulling into a small car park beside a low brick building"),
+        ("2027-03-04T15:02:30", "text", "sign \u2014 Millbrook Surgery \u2014 Dr A Mistry \u2014 Practice Nurse Clinics"),
+        ("2027-03-04T15:21", "text", "waiting room screen \u2014 CLIVE BANNISTER \u2014 Nurse Room 3"),
+        ("2027-03-04T15:34:40", "text", "appointment card \u2014 Millbrook Surgery \u2014 Diabetes review \u2014 09:10"),
+    ])
+    text = said(store, "what did i do just before i went to the surgery", parse_time_ms("2027-03-04T18:00"))
+    assert "14:47" in text and "market square" in text, text
+    store.close()
