@@ -14,7 +14,7 @@ from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
 from egocli.store import Event, Store
 from egocli.store import windows as store_windows
-from egocli.core.lexicon import words
+from egocli.core.lexicon import lexicon, words
 from egocli.core.timeutil import local
 
 
@@ -147,6 +147,8 @@ def _told(phrase: str, relation: str, anchor: Event, other: Event | None, stamp)
                    f"{phrase} at {at}; {relation} it, at {when}: {other.content}")
 
 
+_MEETING = lexicon().verbs["meeting"]
+"""Verbs of seeing someone ('after seeing the GP'): what follows them is whom, and where they were seen."""
 NEXT_PLACE_MS = 3 * 3_600_000
 """A place reached this long after leaving one (or left this long before reaching it) is the next (or the one
 before)."""
@@ -160,6 +162,9 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     (staying.seen_stay), the places reached within NEXT_PLACE_MS after it left (or the
     last one left before it began; asked 'where', a place seen between its last moment and the end seen counts); None
     when it names no such stay or no other place is seen: the event right after (before) answers."""
+    said, asked_as = words(phrase), phrase
+    if len(said) > 1 and (said[0] in _MEETING or said[0].removesuffix("ing") in _MEETING):
+        phrase = " ".join(said[1:])  # 'seeing the GP', 'saw Dr Okafor': the stay with them
     found = matcher.matches(phrase, verb_first=False)
     seen = staying.seen_stay(asked, found, phrase) if found else None
     if visits.bare(words(phrase)) in visits.WORK:  # 'after work': the stay at work, not 'the work fleece'
@@ -195,7 +200,7 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
                           for e, name in went)
     was = asked.stamp(anchor.start_ms, anchor.source_id)
     left = "you left" if anchor is end else "last seen there"
-    head = f"After {phrase} ({left} {was})" if relation == "after" else f"Before {phrase} (you got there {was})"
+    head = f"After {asked_as} ({left} {was})" if relation == "after" else f"Before {asked_as} (you got there {was})"
     verb = "you went to" if relation == "after" else "you were at"
     return Finding("next", f"{head}, {verb} {said}.", (went[0][0], anchor, *(e for e, _ in went[1:])),
                    f"{phrase}: {'left' if relation == 'after' else 'reached'} at {was}; {relation} it, the places "

@@ -126,3 +126,21 @@ def test_before_going_to_a_place_no_other_place_named_is_the_leaving_seen(tmp_pa
     text = said(store, "what did i do just before i went to the surgery", parse_time_ms("2027-03-04T18:00"))
     assert "14:47" in text and "market square" in text, text
     store.close()
+
+
+def test_after_seeing_someone_is_after_the_stay_where_they_were_seen(tmp_path):
+    """'After seeing the GP', 'after I saw Dr Okafor': the verb of seeing names no act to find; the stay with them
+    does, and the place gone to after it answers, not the morning's note of the appointment."""
+    store = day_log(tmp_path / "gp.db", [
+        ("2026-11-24T07:37", "note", "GP Dr Okafor today 17:40, Riverside Surgery"),
+        ("2026-11-24T07:47", "visual", "window view of wet rooftops and a chimney"),
+        ("2026-11-24T17:30", "text", "sign \u2014 Riverside Surgery \u2014 GP Practice"),
+        ("2026-11-24T17:40", "speech", "Dr Okafor: Come in. How's the chest been?"),
+        ("2026-11-24T17:44", "visual", "the GP's room, Dr Okafor printing a green prescription"),
+        ("2026-11-24T17:55", "visual", "walking out of Riverside Surgery into the rain"),
+        ("2026-11-24T18:14", "visual", "handing the green prescription over the pharmacy counter"),
+    ])
+    at = parse_time_ms("2026-11-24T22:00")
+    for question in ("where did I go after seeing the GP?", "After I saw Dr Okafor, where did I go?"):
+        assert "pharmacy" in said(store, question, at), question
+    store.close()
