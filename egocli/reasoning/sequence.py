@@ -162,9 +162,9 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     (staying.seen_stay), the places reached within NEXT_PLACE_MS after it left (or the
     last one left before it began; asked 'where', a place seen between its last moment and the end seen counts); None
     when it names no such stay or no other place is seen: the event right after (before) answers."""
-    said, asked_as = words(phrase), phrase
-    if len(said) > 1 and (said[0] in _MEETING or said[0].removesuffix("ing") in _MEETING):
-        phrase = " ".join(said[1:])  # 'seeing the GP', 'saw Dr Okafor': the stay with them
+    opening, asked_as = words(phrase), phrase
+    if len(opening) > 1 and (opening[0] in _MEETING or opening[0].removesuffix("ing") in _MEETING):
+        phrase = " ".join(opening[1:])  # 'seeing the GP', 'saw Dr Okafor': the stay with them
     found = matcher.matches(phrase, verb_first=False)
     seen = staying.seen_stay(asked, found, phrase) if found else None
     if visits.bare(words(phrase)) in visits.WORK:  # 'after work': the stay at work, not 'the work fleece'
@@ -175,7 +175,7 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
             return None  # 'what was I doing before we set off for chapel': done at home, not where one was before
         moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([moved[-1]], moved[-1]) if moved else seen
-        phrase = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase
+        phrase = asked_as = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase
     if (seen is None or seen[1] is None) and relation == "after" and found:
         seen = _enclosing(asked, occurrences(found)[-1])
     if seen is None or (seen[1] is None and relation == "after"):  # before a stay, its end is not needed
