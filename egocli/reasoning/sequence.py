@@ -163,6 +163,8 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     last one left before it began; asked 'where', a place seen between its last moment and the end seen counts); None
     when it names no such stay or no other place is seen: the event right after (before) answers."""
     opening, asked_as = words(phrase), phrase
+    if opening and not opening[0].endswith("ing") and (opening[0] in terms.IRREGULAR or opening[0].endswith("ed")):
+        asked_as = f"you {phrase}"  # 'Before you went to the surgery', not 'Before went to the surgery'
     if len(opening) > 1 and (opening[0] in _MEETING or opening[0].removesuffix("ing") in _MEETING):
         phrase = " ".join(opening[1:])  # 'seeing the GP', 'saw Dr Okafor': the stay with them
     found = matcher.matches(phrase, verb_first=False)
