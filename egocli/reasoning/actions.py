@@ -276,9 +276,12 @@ def _for_later_day(part: str, said_ms: int) -> bool:
 
 
 def _instructs(part: str) -> bool:
-    """Whether a clause opens with a verb in its bare form and says how often ('Take ONE tablet daily with food'):
-    an instruction, not a thing done ('took', 'taking' are done; 'take cutting board' narrates an act)."""
-    return bool(_REGIMEN.search(part)) and _to_do(part)
+    """Whether a clause says how often and either opens with a verb in its bare form ('Take ONE tablet daily with
+    food') or names no act done at all ('3x10 slow squats twice a day', noted from the physio): an instruction, not a
+    thing done ('took', 'taking' are done; 'take cutting board' narrates an act)."""
+    if not _REGIMEN.search(part):
+        return False
+    return _to_do(part) or not any(t in terms.IRREGULAR or t.endswith(("ed", "ing")) for t in _tokens(part))
 
 
 BACKDROP_TIMES = 3

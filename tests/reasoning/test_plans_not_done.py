@@ -69,3 +69,16 @@ def test_a_thing_seen_with_its_cap_still_on_was_not_used(tmp_path):
     assert not said(store, "did i take my inhaler last night", at).startswith("Yes")
     assert "07:25" in said(store, "when did i last have my brown inhaler", at)
     store.close()
+
+
+def test_a_regimen_noted_with_no_act_done_is_no_time_of_doing_it(tmp_path):
+    """'physio: 3x10 slow squats twice a day' noted at the clinic says how often to do them, not a set done; a note
+    of a set done ('did my squats') and the frames of doing them still count."""
+    store = day_log(tmp_path / "squats.db", [
+        ("2026-11-27T12:58", "note", "physio: 3x10 slow squats twice a day; next session Fri 4 Dec 12:30"),
+        ("2026-11-27T19:45", "visual", "ten slow squats by the sofa, holding the back of a chair"),
+        ("2026-11-28T19:50", "note", "did my squats, knee a bit stiff"),
+        ("2026-11-29T20:15", "visual", "slow squats in the living room, the TV on mute"),
+    ])
+    answer = said(store, "how many times did I do my squats?", parse_time_ms("2026-11-29T21:30"))
+    assert answer.startswith("3 times") and "12:58" not in answer, answer
