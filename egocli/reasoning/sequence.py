@@ -195,7 +195,7 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     went = [(e, name) for e, name in digest.places(around)
             if name.lower() not in own and not set(visits.bare(words(name))) <= own_words]  # 'the clinic' is its own
     if not went:
-        return _left_before(asked, phrase, begin, around) if relation == "before" else None
+        return _left_before(asked, asked_as, begin, around) if relation == "before" else None
     went = went[:PLACES_SHOWN] if relation == "after" else went[-1:]
     anchor = (end if went[0][0].start_ms >= end.start_ms else stay[-1]) if relation == "after" else begin
     said = "; then ".join(f"{name} ({asked.stamp(e.start_ms, e.source_id)}: {e.content.rstrip(' .')})"

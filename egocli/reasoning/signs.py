@@ -5,7 +5,6 @@ words are the lexicon's ([visits] signs, signs_on_the_way)."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 
 from egocli.core.lexicon import lexicon
