@@ -138,12 +138,12 @@ def build(base: Path, sets: list[str], data: Path, seed: int, force: bool) -> No
             events = days.build_events()
             if not days.events.exists() or days.events.read_text(encoding="utf-8") != everyday.jsonl(events):
                 sys.exit(f"Error: bench/sets/{days.events.name} differs from its script: run python bench/sets/everyday.py")
-            problems = everyday.check(events, everyday.load_questions(days.questions))
+            problems = everyday.check(events, days.all_questions())
             if problems:
                 sys.exit(f"Error: {name} questions: " + "; ".join(problems[:5]))
             if not keep:
                 lifelog._cli(db, "import", str(days.events))
-            print(f"{name}: {len(everyday.load_questions(days.questions))} questions")
+            print(f"{name}: {len(days.all_questions())} questions")
         if not keep:
             lifelog._cli(db, "summarize", "--extractive")
             print(f"built {db}")
@@ -177,7 +177,7 @@ def load_set(base: Path | None, name: str) -> list[tuple[dict, list[dict]]]:
         canon = json.loads(lifeweek.OPEN.read_text())
         paras = json.loads(LIFE_PARAPHRASES.read_text())
     else:
-        canon, paras = everyday.load_questions(everyday.DAYS[name].questions), []
+        canon, paras = everyday.DAYS[name].all_questions(), []
     by_canon: dict[str, list[dict]] = {}
     for p in paras:
         by_canon.setdefault(p["canonical"], []).append(p)

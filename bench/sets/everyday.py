@@ -61,6 +61,16 @@ class Days:
     def questions(self) -> Path:
         return HERE / f"{self.name}_questions.json"
 
+    @property
+    def probes(self) -> Path:
+        """More questions of the weakest forms over the same log, written later by helpers who had not seen
+        egocli's answers (ids PREFIX-p-FORM-NN); a set may have none."""
+        return HERE / f"{self.name}_probes.json"
+
+    def all_questions(self) -> list[dict]:
+        """The set's questions, then its probes."""
+        return load_questions(self.questions) + (load_questions(self.probes) if self.probes.exists() else [])
+
     def build_events(self, seed: int = SEED) -> list[Ev]:
         """Scripted events plus background drawn every 2.5-8 minutes while awake, in time order (lifeweek's
         rule)."""
@@ -209,7 +219,7 @@ def main() -> None:
             days.events.write_text(text, encoding="utf-8")
             print(f"{len(events)} events ({sum(e.scripted for e in events)} scripted) -> {days.events}")
         if days.questions.exists():
-            questions = load_questions(days.questions)
+            questions = days.all_questions()
             problems = check(events, questions)
             for p in problems:
                 print("problem:", p)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.sets import checker, epic_week, lifeweek, lifeweek_mcq, lifeweek_questions
+from bench.sets import checker, epic_week, everyday, lifeweek, lifeweek_mcq, lifeweek_questions
 from egocli.reasoning.scope import parse_scope
 from egocli.store import Store
 from egocli.core.timeutil import local, parse_time_ms
@@ -261,3 +261,15 @@ def test_table_rescores_old_rows_with_todays_gold_only_for_the_same_question() -
     golds = report.current_golds(None)
     assert report.scored(report.refreshed(row, golds))["correct"]
     assert not report.scored(report.refreshed({**row, "question": "something else?"}, golds))["correct"]
+
+
+@pytest.mark.parametrize("name", sorted(everyday.DAYS))
+def test_each_days_set_is_its_script_and_its_questions_and_probes_rest_on_its_log(name):
+    """The committed NAME.jsonl is what the script builds, and every question (probes included) has its
+    evidence in the log before it is asked, a known gold kind and a gold its evidence says."""
+    days = everyday.DAYS[name]
+    events = days.build_events()
+    assert days.events.read_text(encoding="utf-8") == everyday.jsonl(events)
+    questions = days.all_questions()
+    assert questions and everyday.check(events, questions) == []
+    assert len({q["id"] for q in questions}) == len(questions)
