@@ -55,6 +55,10 @@ Sets, each with its own log in $EGOCLI_HOME:
   neither egocli's code nor its answers, committed before egocli was first run on them (session 28); logs
   bakery.db, campus.db.
 
+Probes: a day-set may have NAME_probes.json, more questions of the weakest forms (before, after, last, count,
+dur, leave, arrive, yes/no) over the same log, ids PREFIX-p-FORM-NN, written in session 30 by helpers who read
+only the logs, committed before egocli was run on them; they are asked with their set.
+
 `--limit N` takes the first N canonical questions of each set (round-robin over forms) with all their
 paraphrases, so the gap compares the same questions. Rows carry `canonical` (the canonical id), `variant`
 ("canonical" or "paraphrase"), the answer, `correct`, `strict`, `hedged` and `latency_s`.
