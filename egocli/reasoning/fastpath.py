@@ -359,7 +359,8 @@ RULES: tuple[Rule, ...] = (
     _rule("stay", r"^how (?:long|much time) (?:did|was|were) (?:the |my |our )?(.+?)(?: take| last| stay| spend here| spend)?(?: for)?"),
     _rule("next", r"^(?:what|where) (?:did i do|did i go|happened|was i doing|came) (?:right |just |straight )?"
                   r"(after|before) (?:i )?(.+?)", ("relation", "action")),
-    _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened|was i doing|was i)",
+    _rule("next", r"^(after|before) (?:i )?(.+?),? (?:what|where) (?:did i do|did i go|happened|was i doing|was i)"
+                  r"(?: next| then| after that| afterwards| after)?",
           ("relation", "action")),
     _rule("looked", r"^where (?:did|have|had) (?:i|we) (?:look|looked|search|searched|hunt|hunted|check|checked)"
                     r"(?: for| in)? (?:my |the |our |a |an )?(.+?)"),

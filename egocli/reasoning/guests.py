@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from egocli.core.lexicon import lexicon
 from egocli.reasoning import actions, retrieval, temporal, terms, visits
+from egocli.reasoning.persons import ARTICLES, JOINS, VERBS, coming, going, people
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -42,22 +43,6 @@ SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
 _CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door", "calling")}
-VERBS = {kind: frozenset(v.replace("_", " ") for v in _LEX[f"guest_{kind}_verbs"]) for kind in ("arrive", "leave", "stay")}
-"""A question's verb -> what it asks of the visit ('turn up': arrive)."""
-_ARTICLES, _JOINS = lexicon().words["person_articles"], lexicon().words["person_joins"]
-
-
-def people(phrase: str) -> list[str]:
-    """The people a phrase names ('susan and alfie' -> susan, alfie; 'the plumber' -> plumber)."""
-    out: list[str] = []
-    said: list[str] = []
-    for w in [*terms.words(phrase.replace(",", " and ").replace("&", " and ")), "and"]:
-        if w in _JOINS:
-            out += [" ".join(said)] if said else []
-            said = []
-        elif w not in _ARTICLES:
-            said.append(w)
-    return out
 
 
 def visit(asked: Asked, who: list[str]) -> list[Event]:
@@ -217,7 +202,7 @@ def guest(asked: Asked, plan: QuestionPlan) -> Finding | None:
     events = events[events.index(came):]  # 'starting dinner for Irene' before the doorbell is no visit yet
     went = next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
     seen_as = " ".join(e.content for e in events)  # a name as the log writes it: 'Irene', but 'the taxi'
-    told = " ".join(w.capitalize() if w not in _ARTICLES | _JOINS and w.capitalize() in seen_as else w
+    told = " ".join(w.capitalize() if w not in ARTICLES | JOINS and w.capitalize() in seen_as else w
                     for w in name.split()) + called
     seen = [p.split() for p in who]
     if not any(e.modality == "visual" and any(_names(terms.words(e.content), n) for n in seen) for e in events):
@@ -352,23 +337,20 @@ def _came(events: list[Event], who: list[str]) -> Event:
     return events[0] if seen_at_door else next((e for e in events if _CUE["arrive"].search(e.content.lower())), events[0])
 
 
-_ARRIVING = frozenset(tuple(terms.stem(w) for w in verb.split()) for verb in VERBS["arrive"])
-"""The verbs of someone coming, stemmed word by word ('turning up' is ('turn', 'up'))."""
+def departure(asked: Asked, phrase: str) -> Event | None:
+    """When a phrase says someone went (`going`): the event of their latest visit that says they left, else its
+    last; None for any other phrase, or when no visit of theirs is seen."""
+    who = going(phrase)
+    events = visit(asked, who) if who else []
+    if not events:
+        return None
+    return next((e for e in reversed(events) if _CUE["leave"].search(e.content.lower())), events[-1])
 
 
-def coming(phrase: str) -> list[str]:
-    """The people a phrase says came ('kwame turning up', 'susan and alfie arrived', 'the plumber come'), else []."""
-    said = terms.words(phrase)
-    for n in (2, 1):
-        if len(said) > n and tuple(terms.stem(w) for w in said[-n:]) in _ARRIVING:
-            return [p for p in people(" ".join(said[:-n])) if p not in ("i", "me", "you")]  # the wearer's own: no visit
-    return []
-
-
-def arrival(asked: Asked, phrase: str) -> list[Event] | None:
+def arrival(asked: Asked, phrase: str, anywhere: bool = False) -> list[Event] | None:
     """When a phrase says someone came (`coming`): the event of their latest visit that says they came; None for
     any other phrase, or when no visit of theirs is seen ('did removing the pan come before ...' is no one's
     visit)."""
-    who = coming(phrase)
+    who = coming(phrase, anywhere)
     events = visit(asked, who) if who else []
     return [_came(events, who)] if events else None

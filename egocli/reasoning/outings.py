@@ -35,6 +35,9 @@ _ARRIVE = cue(lexicon().visits["arrive"])
 _HOME = cue(lexicon().visits["home"])
 _PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].values() for p in places.split()))
 """Kinds of place one goes to ([kinds.places]: the pharmacy, the cobbler, the dentist)."""
+_OWN_ROOMS = cue(tuple(f"{own} {' '.join(room)}" for room in _ROOMS if not _PLACES.search(" ".join(room))
+                      for own in ("the", "my", "our")))
+"""A room of home named as where something is ('in the bathroom cabinet'; not 'hall', which a church has too)."""
 _LEADING = frozenset({"the", "a", "an", "my", "our", "in", "at", "inside", "back", "into"})
 REACH_MS = 30 * 60_000
 """How far apart a frame at home and a frame out may be for the one to follow the other."""
@@ -63,9 +66,15 @@ def scene(ev: Event) -> str:
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
     if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
-    if _PLACES.search(first):
-        return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home
-    return ""
+    if _PLACES.search(first) and not own_room(first):
+        return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home, unless a
+    return ""  # room of home is named ('putting the pharmacy bag in the bathroom cabinet': the bag is the place's)
+
+
+def own_room(text: str) -> bool:
+    """Whether a phrase names a room of home as where something is ('putting the pharmacy bag in the bathroom
+    cabinet'): a kind of place named beside it is a thing's (the bag from the pharmacy), not where one is."""
+    return bool(_OWN_ROOMS.search(" ".join(words(text))))
 
 
 def stays_put(frames: Sequence[Event], ev: Event, where: str) -> bool:

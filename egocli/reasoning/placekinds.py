@@ -5,7 +5,7 @@ dentist's, the physio...; [kinds.places] in the lexicon), their visits, and the 
 from __future__ import annotations
 
 from egocli.core.lexicon import lexicon, stem, verb_keys, words
-from egocli.reasoning import terms
+from egocli.reasoning import outings, terms
 from egocli.reasoning.visits import Find, bare, home_word, leaves, stretches
 from egocli.store import Event
 
@@ -56,8 +56,8 @@ def kind_seen(ev: Event) -> str:
     carrying the pharmacy bag in')."""
     first = terms.clauses(ev.content.lower())[0].split(",")[0]
     said = words(first)
-    if not said or home_word(first) or leaves(ev):  # 'walking out of the clinic door': no place reached
-        return ""
+    if not said or home_word(first) or outings.own_room(first) or leaves(ev):  # 'walking out of the clinic door':
+        return ""  # no place reached; 'the pharmacy bag in the bathroom cabinet': at home
     return next((p for p in _KINDS_SEEN if _has(said, words(p))), "")
 
 

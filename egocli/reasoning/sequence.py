@@ -29,6 +29,9 @@ def after(asked: Asked, plan: QuestionPlan) -> Finding:
     place, else the event right after (before) X."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
     relation = plan.relation or "after"
+    if (someone := _someones(asked, plan.action)) is not None:  # 'before Hannah phoned': her call, not a stay
+        return _by_moment(asked, matcher, relation, plan.action, someone) or \
+            _next(asked.store, matcher, (relation, plan.action), asked.stamp)
     return _next_place(asked, matcher, relation, plan.action, "where" in terms.words(asked.question)) or \
         _by_moment(asked, matcher, relation, plan.action) or \
         _next(asked.store, matcher, (relation, plan.action), asked.stamp)
@@ -39,10 +42,12 @@ _PHONING = tuple(opening for opening, kind in kinds.SENDING.items() if kind == "
 
 
 def _someones(asked: Asked, phrase: str) -> Event | None:
-    """The moment someone else's coming or call began ('kwame came': the door their visit opens with; 'leanne
-    rang': their latest call's first line), else None."""
-    if (came := guests.arrival(asked, phrase)) is not None:
+    """The moment someone else's coming, going or call began ('kwame came': the door their visit opens with; 'tony
+    went home': its leaving; 'leanne rang': their latest call's first line), else None."""
+    if (came := guests.arrival(asked, phrase, anywhere=True)) is not None:
         return came[0]
+    if (went := guests.departure(asked, phrase)) is not None:
+        return went
     said = words(phrase)
     while said and said[-1] in ("me", "us", "back"):
         said = said[:-1]
@@ -57,19 +62,24 @@ MEAL_WORDS = 3
 
 
 def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event | None:
-    """The moment a phrase names that its words alone do not find: someone's coming or call (`_someones`); asked
-    what came before it, leaving or getting home (the latest such move seen) or a meal (the first line of its latest
-    sitting); else None. (What came after a move home is the place gone to next, `_next_place`; taken from the move
-    here, a fresh 'after' question went from a hedge to a wrong answer.)"""
+    """The moment a phrase names that its words alone do not find: someone's coming, going or call (`_someones`);
+    asked what came before it, leaving or getting home (the latest such move seen) or a meal (the first line of its
+    latest sitting); asked what came after it, a meal (its last line) or getting home; else None. (Where one went
+    after a move home is the place gone to next, `_next_place`: taken from the move here, a fresh 'after' question
+    went from a hedge to a wrong answer.)"""
     if (someone := _someones(asked, phrase)) is not None:
         return someone
     if not before:  # after a meal: from its sitting's last line ('after dinner': the crumble, not the word of it)
         name = meals.meal_of(phrase)
         sat = meals.sitting(asked, name) if name is not None and len(words(phrase)) <= MEAL_WORDS else []
-        return sat[-1] if any(meals.shows_food(e) for e in sat) else None  # else the words ('lunch is done')
-    if (move := visits.move(phrase)) is not None and not move.place:
+        if name is not None:
+            return sat[-1] if any(meals.shows_food(e) for e in sat) else None  # else the words ('lunch is done')
+    move = visits.move(phrase)
+    if move is not None and not move.place and (before or move.kind == "arrive"):
         moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         return moved[-1] if moved else None
+    if not before:
+        return None
     if (name := meals.meal_of(phrase)) is not None and len(words(phrase)) <= MEAL_WORDS:
         sat = meals.sitting(asked, name)
         return sat[0] if sat else None
@@ -77,21 +87,42 @@ def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event 
 
 
 def _doing(ev: Event) -> bool:
-    """Whether a line shows the wearer doing something: a note or their own words, or a frame with a part that
-    opens on what is being done ('kitchen, chopping onions'), not a scene ('a car up on a lift', 'a draught
+    """Whether a line shows the wearer doing something: a note or their own words, a frame of food (eating: 'a
+    bowl of muesli and a mug of coffee'), or a frame with a part that opens on what is being done ('kitchen, chopping
+    onions') or on the wearer's body doing it ('eyes closing'), not a scene ('a car up on a lift', 'a draught
     stirring the blind')."""
     if ev.modality != "visual":
         return True
-    return any((said := words(part)) and (terms.gerund(said[0]) or _done_to(said)) for part in ev.content.split(","))
+    return meals.shows_food(ev) or any((said := words(part)) and (
+        terms.gerund(said[0]) or _done_to(said) or (len(said) > 1 and said[0] in _BODY and terms.gerund(said[1])))
+        for part in ev.content.split(","))
 
 
-_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "two", "some"})
+_BODY = lexicon().words["body"]
+"""The wearer's body as a frame names it ('eyes closing', 'hands shaking'): what it does, the wearer does."""
+_READY = lexicon().outings["getting_ready"]
+"""What a frame shows of getting ready to go out ('putting on a green parka', 'the house keys in the coat pocket')."""
+READY_MS = 15 * 60_000
+"""Getting ready this soon before leaving is part of leaving: what one was doing before it came earlier."""
+
+
+def _readying(ev: Event, leaving: Event) -> bool:
+    """Whether a frame shows getting ready to leave (`_READY`) within READY_MS before the leaving."""
+    return ev.modality == "visual" and 0 <= leaving.start_ms - ev.start_ms <= READY_MS and \
+        any(f" {phrase} " in f" {' '.join(words(ev.content))} " for phrase in _READY)
+
+
+_THEIRS = frozenset({"its", "his", "her", "their"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "its", "your", "this", "that", "these",
+                          "those", "two", "some"})
 
 
 def _done_to(said: list[str]) -> bool:
     """Whether a part of a frame opens on a thing and what was done to it ('the battery pushed into the hearing
     aid', 'the tablets swallowed', 'hearing aids taken from a glass dish'): a verb's past form right after a short
     noun, not after a determiner ('a polished cabinet', a thing as it looks)."""
+    if said[0] in _THEIRS:
+        return False  # 'its paint chipped at one corner': how a thing (or someone else) is, not what the wearer did
     head = said[1:4] if said[0] in _DETERMINERS else said[:3]
     return any((w.endswith("ed") and len(w) > 4 or w in terms.IRREGULAR) and i > 0 and head[i - 1] not in
                _DETERMINERS for i, w in enumerate(head))
@@ -102,13 +133,14 @@ def _acts_first(lines: list[Event]) -> list[Event]:
     return [e for e in lines if e.modality != "speech" and _doing(e)] or [e for e in lines if _doing(e)] or lines
 
 
-def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Finding | None:
+def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str,
+               anchor: Event | None = None) -> Finding | None:
     """'What was I doing just before Kwame came / Leanne rang / I left the house / breakfast?': from the moment
     (`_moment`), not from words said of it later; what the wearer was doing is the nearest act seen, noted or read
     (a headline read is reading) before (after) it, else their own words, not someone else's words, a sound heard
     nor scenery."""
     before = relation == "before"
-    anchor = _moment(asked, matcher, phrase, before)
+    anchor = anchor or _moment(asked, matcher, phrase, before)
     if anchor is None:
         return None
     lo, hi = (anchor.start_ms - 3_600_000, anchor.start_ms) if before else (anchor.end_ms, anchor.end_ms + 3_600_000)
@@ -117,6 +149,8 @@ def _by_moment(asked: Asked, matcher: Matcher, relation: str, phrase: str) -> Fi
             and (e.modality in ("visual", "note", "text") or (e.modality == "speech" and not _heard(e)
                                                      and not terms.speaker(e.content)))]
     kept = _unscenic(near, asked.store, anchor.start_ms)
+    if before and visits.leaves(anchor):  # 'before I left for work': not putting the coat on
+        kept = [e for e in kept if not _readying(e, anchor)] or kept
     kept = _acts_first(kept)
     told = _told(phrase, relation, anchor, (kept[-1] if before else kept[0]) if kept else None, asked.stamp)
     went = [] if before or not kept else [(e, name) for e, name in digest.places(
@@ -175,6 +209,8 @@ def _next_place(asked: Asked, matcher: Matcher, relation: str, phrase: str, wher
     elif (move := visits.move(phrase)) is not None and not move.place:  # 'before going home': getting home
         if move.kind == "leave" and relation == "before" and not where:
             return None  # 'what was I doing before we set off for chapel': done at home, not where one was before
+        if move.kind == "arrive" and relation == "after" and not where:
+            return None  # 'what did I do when I got home': done at home (_by_moment), not where one went next
         moved = homemoves.moves(asked, phrase, lambda place: matcher.matches(place, verb_first=False))
         seen = ([moved[-1]], moved[-1]) if moved else seen
         phrase = asked_as = ("getting home" if move.kind == "arrive" else "leaving home") if moved else phrase

@@ -144,3 +144,34 @@ def test_after_seeing_someone_is_after_the_stay_where_they_were_seen(tmp_path):
     for question in ("where did I go after seeing the GP?", "After I saw Dr Okafor, where did I go?"):
         assert "pharmacy" in said(store, question, at), question
     store.close()
+
+
+def test_the_moment_said_first_or_in_everyday_idiom_is_someones_coming_going_or_getting_home(tmp_path):
+    """'Stan knocked tonight, what was I up to right before he came', 'once Kyle had packed up and gone, what did I
+    get on with', 'what did I do when I got back with the shopping': the moment is the visitor's door, their going,
+    or getting home, and the answer the wearer's own doing next to it (getting ready to go out is part of leaving;
+    a meal seen is eating; eyes closing is the wearer's)."""
+    store = day_log(tmp_path / "moments.db", [
+        ("2027-01-07T07:18", "visual", "kitchen table, a bowl of muesli and a mug of coffee"),
+        ("2027-01-07T07:36", "visual", "hallway, putting on a green parka, laptop bag over the shoulder"),
+        ("2027-01-07T07:38", "visual", "locking the front door of 14 Ashdown Road, putting the house keys in the coat pocket"),
+        ("2027-01-07T07:45", "visual", "walking along Ashdown Road in the rain"),
+        ("2027-01-07T11:05", "visual", "walking home along Market Street with a shopping bag"),
+        ("2027-01-07T11:22", "visual", "letting myself in, the shopping bag on the kitchen floor"),
+        ("2027-01-07T11:26", "visual", "unpacking the shopping onto the kitchen counter"),
+        ("2027-01-07T11:28", "visual", "putting the pharmacy bag with the atorvastatin box in the bathroom cabinet"),
+        ("2027-01-07T14:15", "visual", "armchair by the window, the radio murmuring, eyes closing"),
+        ("2027-01-07T14:34", "visual", "a radiator under the window, its paint chipped at one corner"),
+        ("2027-01-07T14:44", "visual", "the flat door, an old man in a flat cap knocking, a parcel under his arm"),
+        ("2027-01-07T14:44:30", "speech", "Stan: Afternoon, Frank. A parcel came for you."),
+        ("2027-01-07T15:10", "speech", "Stan: Right, I'll leave you to it."),
+        ("2027-01-07T15:11", "visual", "the old man in the flat cap going out of the front door"),
+        ("2027-01-07T15:30", "visual", "kitchen table, cutting the tape on the parcel with scissors"),
+    ])
+    at = parse_time_ms("2027-01-07T21:00")
+    assert "eyes closing" in said(store, "stan knocked today, what was i up to right before he came", at)
+    assert "cutting the tape" in said(store, "once stan had gone, what did i get on with", at)
+    assert "cutting the tape" in said(store, "Stan went home - what did I do after he'd gone?", at)
+    got_back = said(store, "What did I do when I got back with the shopping", at)
+    assert "unpacking the shopping" in got_back and "pharmacy" not in got_back.partition("(after")[2]
+    assert "muesli" in said(store, "what was I doing right before I left the house this morning?", at)
