@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, staying, terms, visits
+from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, persons, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -49,12 +49,30 @@ def _someones(asked: Asked, phrase: str) -> Event | None:
     if (went := guests.departure(asked, phrase)) is not None:
         return went
     said = words(phrase)
-    while said and said[-1] in ("me", "us", "back"):
-        said = said[:-1]
-    if len(said) < 2 or not said[-1].startswith(_PHONING):
+    at = next((i for i, w in enumerate(said[:persons.WHO_WORDS + 2]) if w.startswith(_PHONING)
+               and (i == 0 or said[i - 1] not in persons.ARTICLES)), None)  # 'rang', not 'the phone'
+    if at is None:
         return None
-    calls = kinds.events(asked.store, asked.scope, f"call from {' '.join(said[:-1])}")
+    who = [w for w in said[:at] if w not in _AUXILIARY]
+    if not who or who in (["i"], ["we"]):  # 'after I rang the tyre place': the wearer's own call to it
+        return _own_call(asked, said[at + 1:])
+    calls = kinds.events(asked.store, asked.scope, f"call from {' '.join(who)}")  # 'dean rang about the van'
     return calls[-1] if calls else None
+
+
+_AUXILIARY = lexicon().words["auxiliary"]
+_GENERIC = lexicon().words["generic_places"]
+
+
+def _own_call(asked: Asked, callee: list[str]) -> Event | None:
+    """The latest call the wearer made in scope to whom the words name ('the tyre place': 'phone, calling Tyre
+    Depot'), by the callee's words less the generic ones ('place', 'people'); None when none is seen."""
+    want = set(terms.terms(" ".join(w for w in callee if w not in _GENERIC)))
+    if not want:
+        return None
+    made = [e for e in kinds.events(asked.store, asked.scope, "outgoing call") or []
+            if want & set(terms.terms(e.content))]
+    return made[-1] if made else None
 
 
 MEAL_WORDS = 3
@@ -90,14 +108,24 @@ def _doing(ev: Event) -> bool:
     """Whether a line shows the wearer doing something: a note or their own words, a frame of food (eating: 'a
     bowl of muesli and a mug of coffee'), or a frame with a part that opens on what is being done ('kitchen, chopping
     onions') or on the wearer's body doing it ('eyes closing'), not a scene ('a car up on a lift', 'a draught
-    stirring the blind')."""
+    stirring the blind') nor someone else seen ('the tall man holding up a brass key')."""
     if ev.modality != "visual":
         return True
+    parts = [words(part) for part in ev.content.split(",")]
+    if any(said and not terms.gerund(said[0]) and set(said[:OTHERS_WORDS]) & _OTHERS and
+           any(terms.gerund(w) for w in said[1:]) for said in parts):  # 'the tall man ... holding up a key'; not
+        # 'a woman at the wheel, a seat belt pulled across': there, the wearer's lift
+        return any(said and terms.gerund(said[0]) for said in parts)  # someone else in view: theirs, unless said
     return meals.shows_food(ev) or any((said := words(part)) and (
         terms.gerund(said[0]) or _done_to(said) or (len(said) > 1 and said[0] in _BODY and terms.gerund(said[1])))
         for part in ev.content.split(","))
 
 
+_OTHERS = frozenset(lexicon().visits["others_seen"])
+"""Words for someone else seen ('the tall man with dreadlocks holding up a brass key, eyebrows raised')."""
+OTHERS_WORDS = 4
+"""A part of a frame with one of them in its first this many words, and a verb of doing after, shows that person
+doing it."""
 _BODY = lexicon().words["body"]
 """The wearer's body as a frame names it ('eyes closing', 'hands shaking'): what it does, the wearer does."""
 _READY = lexicon().outings["getting_ready"]
@@ -306,17 +334,19 @@ def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
 
 
 def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
-    """The events less scenery: a frame description seen again within the hour around `at_ms` ('a poster on
-    the wall', 'a magazine rack'), or a line naming no act seen three times within the half-day around it (a
-    network's name, a sign at home), is what the camera keeps seeing, not something done; all when all are."""
+    """The events less scenery: a frame description seen again within the day either side of `at_ms` ('a
+    poster on the wall', 'a rug with a fringe, one corner flipped over': the same words twice are a scene, not an
+    act), or a line naming no act seen three times there (a network's name, a sign at home), is what the camera
+    keeps seeing, not something done; all when all are."""
     if not any(e.modality in _SEEN for e in events):
         return events
     around = [e for e in store_windows.overlapping(store, at_ms - _DAY_AROUND_MS, at_ms + _DAY_AROUND_MS, None, 5000)
               if e.modality in _SEEN]
-    near = Counter(e.content.strip().lower() for e in around if abs(e.start_ms - at_ms) <= 3_600_000)
     day = Counter(e.content.strip().lower() for e in around)
+    seen = Counter(e.content.strip().lower() for e in store_windows.overlapping(
+        store, at_ms - _SCENE_AROUND_MS, at_ms + _SCENE_AROUND_MS, None, 20000) if e.modality == "visual")
     kept = [e for e in events if e.modality not in _SEEN or not (
-        (e.modality == "visual" and near[e.content.strip().lower()] >= 2)
+        (e.modality == "visual" and seen[e.content.strip().lower()] >= 2)
         or (day[e.content.strip().lower()] >= 3 and not actions.verbs_of(e.content)))]
     return kept or events
 
@@ -329,6 +359,8 @@ def _heard(ev: Event) -> bool:
 _SEEN = ("visual", "text")
 """Modalities of what the camera sees (scenery may repeat in them), unlike what is said or noted."""
 _DAY_AROUND_MS = 6 * 3_600_000
+_SCENE_AROUND_MS = 24 * 3_600_000
+"""A frame described in the same words twice this near is a scene the camera keeps seeing."""
 
 
 def _next(store: Store, matcher: Matcher, phrases: tuple[str, ...], stamp) -> Finding:

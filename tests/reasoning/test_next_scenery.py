@@ -175,3 +175,23 @@ def test_the_moment_said_first_or_in_everyday_idiom_is_someones_coming_going_or_
     got_back = said(store, "What did I do when I got back with the shopping", at)
     assert "unpacking the shopping" in got_back and "pharmacy" not in got_back.partition("(after")[2]
     assert "muesli" in said(store, "what was I doing right before I left the house this morning?", at)
+
+
+def test_a_call_said_any_way_is_its_moment_and_a_scene_or_someone_else_is_no_doing(tmp_path):
+    """'Dean rang about the van', 'after I'd rung the tyre place': the call's first line (the wearer's own by whom
+    it named); a frame described in the same words twice that day is a scene, and a frame of someone else (the
+    tall man holding up a key) is theirs, not the wearer's doing."""
+    store = day_log(tmp_path / "calls.db", [
+        ("2027-01-15T08:54", "visual", "a rug with a fringe, one corner flipped over"),
+        ("2027-01-15T10:30", "visual", "cutting back dead brown stems in the long flower border"),
+        ("2027-01-15T10:38", "visual", "a rug with a fringe, one corner flipped over"),
+        ("2027-01-15T10:41", "visual", "the fridge door open, the tall man with dreadlocks holding up a brass key, eyebrows raised"),
+        ("2027-01-15T10:44", "visual", "phone screen: incoming call — Dean"),
+        ("2027-01-15T10:44:30", "speech", "Dean: the van's ready, you can pick it up after two"),
+        ("2027-01-15T14:05", "visual", "phone, calling Tyre Depot on Mill Road"),
+        ("2027-01-15T14:06", "speech", "Tyre Depot: bring it in before half four"),
+        ("2027-01-15T14:30", "visual", "the screws aisle, counting boxes of wood screws for the stock check"),
+    ])
+    at = parse_time_ms("2027-01-15T18:00")
+    assert "cutting back" in said(store, "what was i doing just before dean rang about the van", at)
+    assert "counting boxes" in said(store, "what did i crack on with after i'd rung the tyre place", at)
