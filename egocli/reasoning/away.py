@@ -33,6 +33,8 @@ def asks(phrase: str) -> list[str] | None:
         rest = rest[2:] if len(rest) > 1 and rest[1] in _NO_MORE else rest
     if rest and rest[0] in _ABOUT:
         return terms.terms(" ".join(rest[1:]))
+    if rest and (terms.gerund(rest[0]) or rest[0] == "to"):  # 'out going to pay the water', 'out doing the market'
+        return terms.terms(" ".join(rest[1:])) or None
     return [] if all(w in _NO_MORE for w in rest) else None
 
 

@@ -46,7 +46,7 @@ class Form:
 
 
 FORMS: tuple[Form, ...] = (
-    Form("last", "when something was last done", ("action",), edges.last, "When did I last {action}?"),
+    Form("last", "when something was last done", ("action",), travel.last, "When did I last {action}?"),
     Form("first", "when something was first done", ("action",), edges.first, "When did I first {action}?"),
     Form("count", "how many times something was done", ("action",), travel.count,
          "How many times did I {action}?"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from egocli.core.lexicon import lexicon, words
-from egocli.reasoning import away, homemoves, retrieval, staying, temporal, terms, visits
+from egocli.reasoning import away, edges, homemoves, retrieval, staying, temporal, terms, visits
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
 from egocli.reasoning.voice import say_duration
@@ -198,6 +198,19 @@ def count(asked: Asked, plan: QuestionPlan) -> Finding:
     if not found:
         return nothing(Matcher(asked.store, asked.scope, asked.embedder), "count", plan.action, asked.stamp)
     return temporal.tally(found, plan.action, asked.stamp)
+
+
+def last(asked: Asked, plan: QuestionPlan) -> Finding:
+    """'When was I last on a bus?': the latest ride's first line (`_rides`: any frame of the vehicle, 'tram 4 home');
+    any other act's as edges.last."""
+    asked_ride = _ride(plan.action)
+    found = _rides(asked, asked_ride[0]) if asked_ride is not None and not asked_ride[1] else []
+    if not found:
+        return edges.last(asked, plan)
+    ev = found[-1][0]
+    when = asked.stamp(ev.start_ms, ev.source_id)
+    return Finding("last", f"Your last ride: {when}: {ev.content.rstrip(' .')}.", (ev,),
+                   f"{plan.action}: the last ride began {when}: {ev.content}")
 
 
 def duration(asked: Asked, plan: QuestionPlan) -> Finding:
