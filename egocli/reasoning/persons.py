@@ -53,7 +53,7 @@ def _who_then(phrase: str, verbs: frozenset[tuple[str, ...]], anywhere: bool = T
             rest = rest[1:]
         starts = [0] + [k + 1 for k, w in enumerate(rest[:VERB_REACH]) if w == "and"]
         if any(tuple(terms.stem(w) for w in rest[k:k + n]) in verbs and (anywhere or k + n == len(rest))
-               for k in starts for n in (2, 1)):
+               for k in starts for n in (3, 2, 1)):
             return [p for p in people(" ".join(said[:i])) if p not in ("i", "me", "you", "we")]
         if helped:
             return []  # an auxiliary ends the people: their verb is not one of these

@@ -146,3 +146,20 @@ def test_the_phone_ringing_is_the_calls_that_came_in(store):
     """Of the day's three calls, only Dad's rang: calling Omar and dialling the garage went out."""
     assert _ask(store, "How many phone calls did I have today?").startswith("3 times")
     assert _ask(store, "how many times did the phone ring today?").startswith("1 time")
+
+
+def test_someone_going_or_picking_the_wearer_up_is_a_moment_to_order_by(tmp_path):
+    """'Before Maureen went off to the shop': her leaving; 'before Tasha picked me up': her coming for the wearer."""
+    store = day_log(tmp_path / "order.db", [
+        ("2027-10-23T08:23", "visual", "the Saturday morning bubble of the blister pack pressed, two tablets into a palm"),
+        ("2027-10-23T08:30", "speech", "Maureen: Right, I'm off to the shop. Can you get some milk?"),
+        ("2027-10-23T08:31", "visual", "the front door closing behind Maureen, leaving for the shop"),
+        ("2027-10-23T14:29", "visual", "phone screen: calling Mum"),
+        ("2027-10-23T15:04", "visual", "a silver hatchback at the kerb, Tasha waving from the driver's seat"),
+        ("2027-10-23T15:04:30", "speech", "Tasha: Hop in! I got the job!"),
+        ("2027-10-23T16:30", "visual", "kitchen, watering the basil on the windowsill"),
+    ])
+    at = parse_time_ms("2027-10-23T20:00")
+    assert said(store, "did i take my tablets before maureen went off to the shop", at).startswith("Yes")
+    assert said(store, "did i ring mum before tasha picked me up?", at).startswith("Yes")
+    assert said(store, "did i water the basil before tasha picked me up?", at).startswith("No")
