@@ -28,6 +28,8 @@ _OUTDOORS = cue(_LEX["outdoors"])
 _FROM_OUTSIDE = cue(_LEX["from_outside"])
 TRAVEL = cue(tuple(p for phrases in lexicon().travel.values() for p in phrases))
 """A way of getting about ('walking', 'the bus', 'driver's seat'; the lexicon's [travel])."""
+_VEHICLE = cue(_LEX["vehicles"])
+"""A vehicle named by one word ('single-decker', 'tram'): a frame naming one in its first phrase is on the way."""
 TRANSIT = cue(tuple(p for way in ("by bus", "by tram", "by train", "by taxi") for p in lexicon().travel[way]))
 """A ride's words ('stepping down onto the platform', 'off the tram at the stop'): an arrival or a sign of
 work that names them is the ride's end, not the place first named after it (visits.py, workplace.py)."""
@@ -66,6 +68,8 @@ def scene(ev: Event) -> str:
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
     if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
+    if _VEHICLE.search(first) and not own_room(first):
+        return "out"  # 'the green single-decker, holding the bus pass out on the reader'
     if _PLACES.search(first) and not own_room(first):
         return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home, unless a
     return ""  # room of home is named ('putting the pharmacy bag in the bathroom cabinet': the bag is the place's)

@@ -53,6 +53,9 @@ def _frame(text: str) -> Event:
     ("the dishwasher humming through its cycle", ""),  # a word of travel that is not a way of going
     ("a cat from over the road sitting on the wall", ""),
     ("a hall with a circle of chairs, a woman in a red cardigan waving", ""),  # a room, not one's own
+    ("the green single-decker, holding the bus pass out on the reader", "out"),  # a vehicle: on the way
+    ("a toy bus on the bedroom shelf", ""),  # a room of home named: the bus is a thing there
+    ("putting the pharmacy bag with the atorvastatin box in the bathroom cabinet", ""),  # the bag is the pharmacy's
 ])
 def test_a_frame_shows_home_or_out_by_how_it_opens(text, where):
     assert outings.scene(_frame(text)) == where
