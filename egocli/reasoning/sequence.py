@@ -116,9 +116,9 @@ def _doing(ev: Event) -> bool:
            any(terms.gerund(w) for w in said[1:]) for said in parts):  # 'the tall man ... holding up a key'; not
         # 'a woman at the wheel, a seat belt pulled across': there, the wearer's lift
         return any(said and terms.gerund(said[0]) for said in parts)  # someone else in view: theirs, unless said
-    return meals.shows_food(ev) or any((said := words(part)) and (
+    return meals.shows_food(ev) or any(said and (
         terms.gerund(said[0]) or _done_to(said) or (len(said) > 1 and said[0] in _BODY and terms.gerund(said[1])))
-        for part in ev.content.split(","))
+        for said in parts)
 
 
 _OTHERS = frozenset(lexicon().visits["others_seen"])
@@ -140,9 +140,9 @@ def _readying(ev: Event, leaving: Event) -> bool:
         any(f" {phrase} " in f" {' '.join(words(ev.content))} " for phrase in _READY)
 
 
-_THEIRS = frozenset({"its", "his", "her", "their"})
-_DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "its", "your", "this", "that", "these",
-                          "those", "two", "some"})
+_THEIRS = lexicon().words["others_possessives"]
+"""Whose a thing is when it is not the wearer's ('its paint chipped', 'his hand raised')."""
+_DETERMINERS = lexicon().words["determiners"]
 
 
 def _done_to(said: list[str]) -> bool:
