@@ -182,7 +182,10 @@ def _guest(groups: tuple[str, ...], scope: Scope | None) -> QuestionPlan | None:
 
 
 _MEALS = "|".join(meals.HOURS)
-_PERSON = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?: (?!(?:last|first|ever|just|already|recently|actually|really|still|again|never|not|once|twice|today|yesterday)\b)[a-z']+)?(?:(?:,| and| &) [a-z']+)*)"
+_NOT_NAMES = "|".join(sorted(lexicon().words["not_names"]))
+"""Words after a name that are no second word of it ('leanne last')."""
+_PERSON = rf"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?: (?!(?:{_NOT_NAMES})\b)[a-z']+)?" \
+    r"(?:(?:,| and| &) [a-z']+)*)"
 _VISITOR = r"(?!(?:i|we|you|it|they|that|this|there)\b)((?:the |my |our )?[a-z']+(?: [a-z']+)?(?:(?:,| and| &) [a-z']+)*)"
 """Someone who comes: a name or a role of one or two words ('the boiler engineer', 'susan and alfie')."""
 _RANG = r"call|called|ring|rung|rang|phone|phoned|give me a (?:call|ring)"

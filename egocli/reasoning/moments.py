@@ -88,8 +88,8 @@ def which(asked: Asked, plan: QuestionPlan) -> Finding:
 
 def occasions(asked: Asked, matcher: Matcher, phrase: str) -> list[Event]:
     """The events of a phrase one of two compared things is ('kwame turning up': his arrival, 'maureen went off to the
-    shop': her leaving, by the visit guests.py finds; others: the matcher's events, a call from someone only where a call is seen, not their words in the
-    room)."""
+    shop': her leaving, by the visit guests.py finds; others: the matcher's events, a call from someone only where a
+    call is seen, not their words in the room)."""
     came = guests.arrival(asked, phrase, anywhere=True)
     if came is None and (went := guests.departure(asked, phrase)) is not None:
         return [went]  # 'before maureen went off to the shop': her leaving

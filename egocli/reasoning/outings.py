@@ -68,11 +68,9 @@ def scene(ev: Event) -> str:
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
     if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
-    if _VEHICLE.search(first) and not own_room(first):
-        return "out"  # 'the green single-decker, holding the bus pass out on the reader'
-    if _PLACES.search(first) and not own_room(first):
-        return "out"  # 'inside a small cobbler's shop', 'a pharmacy counter': at a place that is not home, unless a
-    return ""  # room of home is named ('putting the pharmacy bag in the bathroom cabinet': the bag is the place's)
+    if (_VEHICLE.search(first) or _PLACES.search(first)) and not own_room(first):
+        return "out"  # 'the green single-decker, holding the bus pass', 'a pharmacy counter': on the way, or at a
+    return ""  # place not home; not 'putting the pharmacy bag in the bathroom cabinet' (a room of home named)
 
 
 def own_room(text: str) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, persons, staying, terms, visits
+from egocli.reasoning import actions, digest, guests, homemoves, kinds, meals, outings, persons, staying, terms, visits
 from egocli.reasoning.moments import occasions
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import OCCURRENCE_GAP_MS, Finding, Matcher, occurrences
@@ -80,13 +80,11 @@ MEAL_WORDS = 3
 
 
 def _moment(asked: Asked, matcher: Matcher, phrase: str, before: bool) -> Event | None:
-    """The moment a phrase names that its words alone do not find: someone's coming, going or call (`_someones`);
-    asked what came before it, leaving or getting home (the latest such move seen) or a meal (the first line of its
-    latest sitting); asked what came after it, a meal (its last line) or getting home; else None. (Where one went
-    after a move home is the place gone to next, `_next_place`: taken from the move here, a fresh 'after' question
-    went from a hedge to a wrong answer.)"""
-    if (someone := _someones(asked, phrase)) is not None:
-        return someone
+    """The moment a phrase names that its words alone do not find, once `after` has found it names no one's coming,
+    going or call (`_someones`): asked what came before it, leaving or getting home (the latest such move seen) or a
+    meal (the first line of its latest sitting); asked what came after it, a meal (its last line) or getting home;
+    else None. (Where one went after a move home is the place gone to next, `_next_place`: taken from the move here,
+    a fresh 'after' question went from a hedge to a wrong answer.)"""
     if not before:  # after a meal: from its sitting's last line ('after dinner': the crumble, not the word of it)
         name = meals.meal_of(phrase)
         sat = meals.sitting(asked, name) if name is not None and len(words(phrase)) <= MEAL_WORDS else []
@@ -128,7 +126,7 @@ OTHERS_WORDS = 4
 doing it."""
 _BODY = lexicon().words["body"]
 """The wearer's body as a frame names it ('eyes closing', 'hands shaking'): what it does, the wearer does."""
-_READY = lexicon().outings["getting_ready"]
+_READY = outings.cue(lexicon().outings["getting_ready"])
 """What a frame shows of getting ready to go out ('putting on a green parka', 'the house keys in the coat pocket')."""
 READY_MS = 15 * 60_000
 """Getting ready this soon before leaving is part of leaving: what one was doing before it came earlier."""
@@ -137,7 +135,7 @@ READY_MS = 15 * 60_000
 def _readying(ev: Event, leaving: Event) -> bool:
     """Whether a frame shows getting ready to leave (`_READY`) within READY_MS before the leaving."""
     return ev.modality == "visual" and 0 <= leaving.start_ms - ev.start_ms <= READY_MS and \
-        any(f" {phrase} " in f" {' '.join(words(ev.content))} " for phrase in _READY)
+        bool(_READY.search(" ".join(words(ev.content))))
 
 
 _THEIRS = lexicon().words["others_possessives"]
@@ -336,15 +334,15 @@ def _restates(own: list[str], said: set[str], ev: Event, end_ms: int) -> bool:
 def _unscenic(events: list[Event], store: Store, at_ms: int) -> list[Event]:
     """The events less scenery: a frame description seen again within the day either side of `at_ms` ('a
     poster on the wall', 'a rug with a fringe, one corner flipped over': the same words twice are a scene, not an
-    act), or a line naming no act seen three times there (a network's name, a sign at home), is what the camera
+    act), or a line naming no act seen three times within six hours of it (a network's name, a sign at home), is
+    what the camera
     keeps seeing, not something done; all when all are."""
     if not any(e.modality in _SEEN for e in events):
         return events
-    around = [e for e in store_windows.overlapping(store, at_ms - _DAY_AROUND_MS, at_ms + _DAY_AROUND_MS, None, 5000)
-              if e.modality in _SEEN]
-    day = Counter(e.content.strip().lower() for e in around)
-    seen = Counter(e.content.strip().lower() for e in store_windows.overlapping(
-        store, at_ms - _SCENE_AROUND_MS, at_ms + _SCENE_AROUND_MS, None, 20000) if e.modality == "visual")
+    around = [e for e in store_windows.overlapping(store, at_ms - _SCENE_AROUND_MS, at_ms + _SCENE_AROUND_MS, None,
+                                                   20000) if e.modality in _SEEN]  # one read for both counts
+    day = Counter(e.content.strip().lower() for e in around if abs(e.start_ms - at_ms) <= _DAY_AROUND_MS)
+    seen = Counter(e.content.strip().lower() for e in around if e.modality == "visual")
     kept = [e for e in events if e.modality not in _SEEN or not (
         (e.modality == "visual" and seen[e.content.strip().lower()] >= 2)
         or (day[e.content.strip().lower()] >= 3 and not actions.verbs_of(e.content)))]
