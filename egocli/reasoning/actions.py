@@ -215,6 +215,21 @@ NOT = re.compile(r"\b(?:" + "|".join(sorted({w.replace("_", " ") for w in lexico
                  r"|still (?:closed|shut|full|there|in the packet)"
                  r"|(?:cap|lid|seal|top|foil|wrapper) (?:still|left) on)\b", re.I)
 """A line saying something was not done, or is still to be done ('the inhaler on the shelf with its cap still on')."""
+_ABSENT = frozenset(lexicon().words["absent"])
+
+
+def absent(text: str, head: str) -> bool:
+    """Whether a clause of a line says the thing was not there ('crumbs and a biro down the side, no magnifier',
+    'desk, laptop; no charger on the desk'): a word of absence up to two words before its head noun, in one clause
+    ('No, the charger's in the bag' says it is there)."""
+    stem = terms.stem(head)
+    for part in terms.clauses(text):
+        said = terms.words(part)
+        if any(w in _ABSENT and any(terms.stem(v) == stem for v in said[i + 1:i + 4]) for i, w in enumerate(said)):
+            return True
+    return False
+
+
 _READ = ("text", "note")
 """Lines read or written, where a clause opening with a bare verb and saying how often tells what to do."""
 _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["regimen"]), key=len,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from egocli.core.lexicon import any_of, apostrophes, lexicon
+from egocli.core.lexicon import any_of, apostrophes
 from egocli.reasoning import actions, temporal, terms
 from egocli.reasoning.prompts import asks_whether
 from egocli.reasoning.plan import Asked, QuestionPlan
@@ -26,13 +26,10 @@ HUNT_MS = 2 * 86_400_000
 SIGHT_MS = 30 * 60_000
 """A thing of the kind looked for, seen this soon after the search ('the bunch of keys under the bananas' for the
 van keys), is the thing found; later, only a line naming it as the search did."""
-_WORDS = lexicon().words
 _SEARCHING = any_of("searching")
 """A line of the hunt ('where's my case?', "I can't find my badge", 'lost my keys')."""
 _FINDING = any_of("finding")
 """A line that shows the thing where it was found, not only names it."""
-_ABSENT = frozenset(_WORDS["absent"])
-"""Words before the thing that say it was not there ('no magnifier', 'no lanyard on it')."""
 
 
 _SIGHTED = ("visual", "note")
@@ -56,7 +53,7 @@ def found(asked: Asked, plan: QuestionPlan) -> Finding:
     stem = terms.stem(head)  # 'the bunch of keys under the bananas' is the van keys looked for, seen
     after = sorted({e.id: e for e in [*named, *(e for e in near if e.modality in _SIGHTED and any(
                         terms.stem(w) == stem for w in terms.words(e.content)))]
-                    if hunt.start_ms < e.start_ms < hi and not hunting(e) and not _absent(e.content, head)}.values(),
+                    if hunt.start_ms < e.start_ms < hi and not hunting(e) and not actions.absent(e.content, head)}.values(),
                    key=lambda e: (e.start_ms, e.id))
     when = asked.stamp(hunt.start_ms, hunt.source_id)
     whether = asks_whether(asked.question)
@@ -79,13 +76,6 @@ def hunting(ev: Event) -> bool:
     return bool(_SEARCHING.search(apostrophes(ev.content.lower())))
 
 
-def _absent(text: str, head: str) -> bool:
-    """Whether a line says the thing was not there ('crumbs and a biro down the side, no magnifier')."""
-    said = terms.words(text)
-    stem = terms.stem(head)
-    return any(w in _ABSENT and any(terms.stem(v) == stem for v in said[i + 1:i + 4]) for i, w in enumerate(said))
-
-
 LOOKED_MS = 45 * 60_000
 """Lines of looking for a thing closer than this are one hunt."""
 SCENERY_MS = 3 * 3_600_000
@@ -101,9 +91,10 @@ def looked(asked: Asked, plan: QuestionPlan) -> Finding:
     magnifier'), a frame of looking just before ('rummaging through the kitchen drawers'), or a frame seen between them
     that is no scenery seen again within SCENERY_MS ('kitchen, pulling the drawers open one by one')."""
     matcher = Matcher(asked.store, asked.scope, asked.embedder)
+    matcher.absent_too = True
     named = matcher.matches(plan.action, verb_first=False)
     head = actions.parse(plan.action, verb_first=False).head or plan.action.split()[-1]
-    hunts = [e for e in named if hunting(e) or _absent(e.content, head)]
+    hunts = [e for e in named if hunting(e) or actions.absent(e.content, head)]
     if not hunts:
         return nothing(matcher, "looked", plan.action, asked.stamp)
     hunt = stretches(hunts, LOOKED_MS)[-1]

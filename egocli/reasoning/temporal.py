@@ -42,6 +42,9 @@ class Matcher:
         """The tier of the last phrase's matches (see `_about`): 1 is a likeness of meaning only."""
         self.bare: set[int] = set()
         """Events of the last phrase matched that name its things and no act ('Lisinopril tablet with water')."""
+        self.absent_too = False
+        """Whether a line saying the thing was not there ('no magnifier') is about it: for a hunt, it is a place
+        looked in; for where the thing is, or whether it was done, it is not."""
         self.related: set[int] = set()
         """Events of the last phrase matched that name all its words, in whatever tier ('car parked level 2'
         goes on with 'parked at the furniture store': not what came after it)."""
@@ -104,9 +107,10 @@ class Matcher:
             # said of a coming day ('about Sunday lunch', 'tomorrow morning'): a plan, not the act; the saying of it
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
-        if tier and (act.verb or act.head) and actions.not_done(ev, heavy, act.verb is not None) and \
-                not actions.NOT.search(q.text):
-            return 0  # 'the evening compartment still closed', 'I'll take it later': the act was not done
+        if tier and (act.verb or act.head) and not actions.NOT.search(q.text) and (
+                actions.not_done(ev, heavy, act.verb is not None) or (act.head and not self.absent_too and actions.absent(ev.content, act.head)
+                                                                  and not actions.absent(q.text, act.head))):
+            return 0  # 'the evening compartment still closed', 'I'll take it later', 'no charger on the desk': not done, not there
         return tier
 
     def _tier(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str],

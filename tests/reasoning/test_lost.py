@@ -76,3 +76,25 @@ def test_where_one_looked_is_the_hunts_own_lines(tmp_path):
                   parse_time_ms("2027-01-06T21:00"))
     assert answer.startswith("You looked for it") and all(w in answer for w in ("drawers", "armchair", "coats", "bureau")), answer
     assert "raincoat" not in answer and "kettle" not in answer
+
+
+CHARGER = [
+    ("2026-12-03T17:32", "visual", "closing the laptop bag; the charger still plugged in under meeting room 2's table"),
+    ("2026-12-04T08:52", "visual", "desk, laptop; no charger on the desk, borrowing one from the IT cupboard"),
+    ("2026-12-04T09:30", "speech", "no, the phone charger is in my bag"),
+]
+
+
+@pytest.fixture(scope="module")
+def charger(tmp_path_factory):
+    return day_log(tmp_path_factory.mktemp("charger") / "log.db", CHARGER)
+
+
+def test_a_line_saying_the_thing_was_not_there_is_no_sight_of_it(charger):
+    answer = said(charger, "where's my laptop charger?", parse_time_ms("2026-12-04T12:00"))
+    assert "meeting room 2" in answer and "08:52" not in answer
+
+
+def test_a_bare_no_answering_is_not_the_thing_missing(charger):
+    answer = said(charger, "where's my phone charger?", parse_time_ms("2026-12-04T12:00"))
+    assert "in my bag" in answer
