@@ -54,6 +54,12 @@ Sets, each with its own log in $EGOCLI_HOME:
   (bench/sets/bakery*, campus*), 170 questions each in the same mix, written the same way by helpers who read
   neither egocli's code nor its answers, committed before egocli was first run on them (session 28); logs
   bakery.db, campus.db.
+- `salon`: two days of a hairdresser of 44 with fibromyalgia who rents a chair in a salon (a day of clients, then a
+  day off with the GP, her mother's shopping and parcels), and `rounds`: two days of a home-care worker of 51 with
+  type 2 diabetes and ADHD (a split shift of visits by car, then a day off with the diabetes nurse, the garage and a
+  grandson) (bench/sets/salon*, rounds*), 130 questions each weighted to the weakest forms (count, yes, no, last,
+  leave, arrive, after, before ...), written by helpers who read neither egocli's code nor its answers, committed
+  before egocli was first run on them (session 31). Dev sets: their answers are read. Logs salon.db, rounds.db.
 
 Probes: a day-set may have NAME_probes.json, more questions of the weakest forms (before, after, last, count,
 dur, leave, arrive, yes/no) over the same log, ids PREFIX-p-FORM-NN, written in session 30 by helpers who read
@@ -88,7 +94,7 @@ from bench import runs  # noqa: E402
 from bench.sets import checker, epic_week, everyday, hedge, lifeweek, paraphrase  # noqa: E402
 
 SETS = ("epic", "life", "everyday", "errands", "shifts", "weekdays", "visits", "flatshare", "market", "garden",
-        "school", "nights", "clinic", "depot", "terrace", "bakery", "campus")
+        "school", "nights", "clinic", "depot", "terrace", "bakery", "campus", "salon", "rounds")
 LIFE_PARAPHRASES = ROOT / "bench" / "sets" / "lifeweek_paraphrases.json"
 DEFAULT_CONFIGS = "no-llm,full"
 

@@ -80,7 +80,7 @@ class Days:
 DAYS = {d.name: d for d in (Days("everyday"), Days("errands"), Days("shifts"), Days("weekdays"), Days("visits"),
                                   Days("flatshare"), Days("market"), Days("garden"),
                                   Days("school"), Days("nights"), Days("clinic"), Days("depot"), Days("terrace"),
-                                  Days("bakery"), Days("campus"))}
+                                  Days("bakery"), Days("campus"), Days("salon"), Days("rounds"))}
 """everyday: a work day and a day off (Mon 30 Nov, Tue 1 Dec 2026); errands: two days of a retired woman (Thu 10,
 Fri 11 Dec 2026), written by a helper who never saw egocli's answers, in other words than everyday's; shifts: a
 man's Saturday shift at a hardware shop and a Sunday with his father and daughter (Sat 12, Sun 13 Dec 2026),
@@ -133,7 +133,12 @@ and part paid back, his mother's birthday meal moved twice, the grandchildren af
 Feb 2028: a psychology student of 20 with epilepsy in a shared flat in Dundee, a lecture moved, a bill split four
 ways, money lent, a café shift with a till short, an evening tablet taken late, an aura in the library, the nurse's
 call, a lift and a food shop, her mum's pick-up moved twice), 170 questions each in the same mix, written the same
-way and committed before egocli first ran on them (session 28)."""
+way and committed before egocli first ran on them (session 28); salon (Thu 13, Fri 14 Jan 2028: a hairdresser of 44 with
+fibromyalgia renting a salon chair, clients paid by card and cash, scissors and glasses put down and found, a dose
+forgotten and taken late, the GP, her mother's shopping, parcels, a client's booking moved twice) and rounds (Mon 6,
+Tue 7 Mar 2028: a home-care worker of 51 with type 2 diabetes and ADHD on a split shift of visits by car, a phone and
+keys left in odd places, a missed dose, then the diabetes nurse, the garage, the bank and a grandson), 130 questions
+each weighted to the weakest forms, written the same way and committed before egocli first ran on them (session 31)."""
 EVERYDAY = DAYS["everyday"]
 SCRIPT, NOISE, EVENTS, QUESTIONS = EVERYDAY.script, EVERYDAY.noise, EVERYDAY.events, EVERYDAY.questions
 
