@@ -2,7 +2,9 @@
 
 Narrations seldom say 'leaving the house': they show the hallway ('hallway, zipping up the work fleece, taking the
 car keys'), then the street ('driveway of 22 Carr Lane, scraping frost off the windscreen'). A frame that opens
-with a room of home is at home; one out of doors, on the way somewhere (a [travel] word), arriving at another place
+with a room of home, or names one of its own as where something is ('the keys dropped in the bowl on the hall
+shelf'), is at home; one out of doors (a road it names first: 'the Rainworth road in the dark'), inside a car ('the
+windscreen misting'), on the way somewhere (a [travel] word), arriving at another place
 or showing the home's door from outside is out ([outings] in the lexicon). Setting out is the first frame out after
 one at home, getting back the first at home after one out; a single frame out between two at home (a neighbour
 walking past the window) or at home between two out is neither. Frames that show neither count for nothing."""
@@ -40,7 +42,12 @@ _PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].
 _OWN_ROOMS = cue(tuple(f"{own} {' '.join(room)}" for room in _ROOMS if not _PLACES.search(" ".join(room))
                       for own in ("the", "my", "our")))
 """A room of home named as where something is ('in the bathroom cabinet'; not 'hall', which a church has too)."""
-_LEADING = frozenset({"the", "a", "an", "my", "our", "in", "at", "inside", "back", "into"})
+_OTHERS = frozenset(lexicon().visits["others_seen"])
+OTHERS_WORDS = 4
+"""Someone else named in a frame's first words ('the man in the grey fleece going out of the front door'): the frame
+is about them, not where the wearer is."""
+_LEADING = frozenset(_LEX["leading"])
+"""Words a frame may open with before what it shows ('back in the kitchen', 'out on the drive')."""
 REACH_MS = 30 * 60_000
 """How far apart a frame at home and a frame out may be for the one to follow the other."""
 LONE_MS = 60 * 60_000
@@ -66,11 +73,23 @@ def scene(ev: Event) -> str:
     lead = " ".join(said)
     if TRAVEL.match(lead) or _OUTDOORS.match(lead) or (_ARRIVE.match(lead) and not _HOME.search(first)):
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
-    if (cased[:1].isupper() or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
-        return "out"  # 'Tennyson Road, a wet pavement', 'getting onto a single-decker'
+    if (_proper(cased) or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
+        return "out"  # 'Tennyson Road, a wet pavement', 'the Rainworth road in the dark', 'getting onto a single-decker'
     if (_VEHICLE.search(first) or _PLACES.search(first)) and not own_room(first):
-        return "out"  # 'the green single-decker, holding the bus pass', 'a pharmacy counter': on the way, or at a
-    return ""  # place not home; not 'putting the pharmacy bag in the bathroom cabinet' (a room of home named)
+        return "out"  # 'the green single-decker, holding the bus pass', 'the windscreen misting', 'a pharmacy
+        # counter': on the way, or at a place not home
+    if own_room(first) and not unknown and not terms.names(cased) and not _OTHERS & set(said[:OTHERS_WORDS]):
+        return "home"  # 'the car keys dropped in the bowl on the hall shelf', 'the pharmacy bag in the bathroom cabinet'
+    return ""
+
+
+def _proper(cased: str) -> bool:
+    """Whether a frame's first phrase opens, after its leading words, with a name ('Tennyson Road', 'the Rainworth
+    road in the dark')."""
+    said = cased.split()
+    while said and said[0].lower() in _LEADING:
+        said = said[1:]
+    return bool(said) and said[0][:1].isupper()
 
 
 def own_room(text: str) -> bool:
@@ -80,17 +99,23 @@ def own_room(text: str) -> bool:
 
 
 def stays_put(frames: Sequence[Event], ev: Event, where: str) -> bool:
-    """Whether the next frame after `ev` that shows home or out, within REACH_MS, shows `where` (a departure from
+    """Whether the next frame after `ev` that shows home or out, within STAYED_MS, shows `where` (a departure from
     home seen, 'the carer going out of the front door', and the hallway after it: someone else left)."""
     later = ((e, w) for e in frames if e.start_ms > ev.start_ms and (w := scene(e)))
     nxt = next(later, None)
-    return nxt is not None and nxt[1] == where and nxt[0].start_ms - ev.start_ms <= REACH_MS
+    return nxt is not None and nxt[1] == where and nxt[0].start_ms - ev.start_ms <= STAYED_MS
+
+
+STAYED_MS = 10 * 60_000
+"""How soon after a departure seen the next frame at home shows the wearer stayed (someone else left); later, they
+went and came back."""
 
 
 def transitions(frames: Sequence[Event], kind: str) -> list[Event]:
     """The settings out ('leave') or gettings back ('arrive') the frames show, in time order: the first frame of
     a run out after a run at home (or the reverse) that ended within REACH_MS. A run of one frame between two of the
-    other place is none (a neighbour walking past the window, seen from home)."""
+    other place is none (a neighbour walking past the window, seen from home), unless it shows home's door from
+    outside ('the front door locked from outside'): that is going out."""
     runs: list[tuple[str, list[Event]]] = []
     for ev in frames:
         where = scene(ev)
@@ -102,6 +127,7 @@ def transitions(frames: Sequence[Event], kind: str) -> list[Event]:
     for i, (where, seen) in enumerate(runs):
         before, after = runs[i - 1] if i else None, runs[i + 1] if i + 1 < len(runs) else None
         if len(seen) == 1 and before is not None and after is not None and before[0] == after[0] != where and \
+                not _FROM_OUTSIDE.search(seen[0].content.lower()) and \
                 seen[0].start_ms - before[1][-1].start_ms <= LONE_MS and after[1][0].start_ms - seen[0].start_ms <= LONE_MS:
             continue
         if kept and kept[-1][0] == where:

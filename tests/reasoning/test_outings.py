@@ -55,7 +55,13 @@ def _frame(text: str) -> Event:
     ("a hall with a circle of chairs, a woman in a red cardigan waving", ""),  # a room, not one's own
     ("the green single-decker, holding the bus pass out on the reader", "out"),  # a vehicle: on the way
     ("a toy bus on the bedroom shelf", ""),  # a room of home named: the bus is a thing there
-    ("putting the pharmacy bag with the atorvastatin box in the bathroom cabinet", ""),  # the bag is the pharmacy's
+    ("putting the pharmacy bag with the atorvastatin box in the bathroom cabinet", "home"),  # the bag is the pharmacy's;
+    # the bathroom is one's own
+    ("the car keys dropped in the bowl on the hall shelf, not the fridge", "home"),  # a room of home as where a thing goes
+    ("Joan's bathroom, the shower running", ""),  # someone else's room
+    ("the Rainworth road in the dark, cat's eyes shining in the headlights", "out"),  # a named road
+    ("the windscreen misting at the edges", "out"),  # the inside of a car
+    ("out on the drive, unlocking the white van with the red fob", "out"),
 ])
 def test_a_frame_shows_home_or_out_by_how_it_opens(text, where):
     assert outings.scene(_frame(text)) == where
