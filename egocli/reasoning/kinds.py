@@ -67,8 +67,8 @@ def asked(phrase: str) -> Asked | None:
     ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
     sender, way, rest, about, objected = "", "", [], [], False
     for i, word in enumerate(tokens):
-        if i == at or word in ("incoming", "outgoing"):
-            continue
+        if i == at or word in ("incoming", "outgoing") or _NOUNS.get(word) == kind:
+            continue  # 'text messages', 'phone calls': the kind named twice
         if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
         elif word == "from" and i + 1 < len(tokens):

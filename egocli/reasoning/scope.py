@@ -1,4 +1,5 @@
-"""Temporal scope of a question: <TIME> tags bound to sources, relative day words, 'last time I'."""
+"""Temporal scope of a question: <TIME> tags bound to sources, relative day words, 'last time I'. 'Tonight' asked in
+the evening is the evening so far ('what have I done tonight?'), asked earlier a plan ('wine for tonight': what for)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ _AGO = re.compile(rf"\b{_NUM}\s+(minute|hour|day|week)s?\s+ago\b")
 _PAST = re.compile(rf"\b(?:in the|over the|during the)\s+(?:last|past)\s+(?:{_NUM}\s+)?(minute|hour|day|week)s?\b")
 _WEEKDAY = re.compile(r"\b(last|on|this past|this)?\s*(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
                       r"(?:\s+(morning|afternoon|evening|night))?\b")
-_DAYWORD = re.compile(r"\b(this|yesterday|today|last)\s*(morning|afternoon|evening|night)?\b")
+_DAYWORD = re.compile(r"\b(this|yesterday|today|last|tonight)\s*(morning|afternoon|evening|night)?\b")
 _ISO_DAY = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 _LAST_TIME = re.compile(r"\b(last time|when did i last|most recent(?:ly)?|latest|last saw|last seen|"
                         r"where did i (?:leave|put)|where(?: is|'s| are) (?:my|the|our))\b")
@@ -51,8 +52,7 @@ _FUTURE = re.compile(r"\b(?:will (?:i|we)|shall (?:i|we)|am i (?:next )?(?:\w+in
 """A question about a plan for a coming day: it is answered by what was said about it, so no day it names is
 a window of the past ('what's happening next Tuesday' is not last Tuesday). A timetable asked in the present
 about a named day is one too ('what time do I start on Thursday?', 'when is the dentist on the 12th?')."""
-_PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|" + _DAY + ")|"
-                       r"\w+ (?:days?|weeks?|hours?) ago)\b")
+_PAST_DAY = re.compile(r"\b(?:yesterday|last (?:night|week|month|" + _DAY + r")|\w+ (?:days?|weeks?|hours?) ago)\b")
 COMING_DAY = re.compile(r"\b(?:tomorrow|next (?:week|month|" + _DAY + r"))\b")
 POINT_PAD_MS = 5 * 60_000
 """'What was I doing at 07:48?' looks this far either side of the time."""
@@ -205,8 +205,9 @@ def relative_windows(question: str, at_ms: int,
                 hours=5))), "night", nights), m.group(0)))
         elif word == "yesterday":
             found.append((_span(_day(at, 1), part, nights), m.group(0)))
-        elif word == "today" or (word == "this" and part):
-            found.append((_span(_day(at, 0), part, nights), m.group(0)))
+        elif word == "today" or (word == "this" and part) or (
+                word == "tonight" and at.hour >= DAY_PARTS["evening"][0] and not text[:m.start()].endswith("for ")):
+            found.append((_span(_day(at, 0), "evening" if word == "tonight" else part, nights), m.group(0)))
     for m in _ISO_DAY.finditer(text):
         try:
             day = datetime.fromisoformat(m.group(1)).astimezone()
@@ -377,8 +378,7 @@ def within_part(scope: Scope, part: str, latest_only: bool) -> Scope:
 
 
 def named_days(scope: Scope) -> list[datetime] | None:
-    """The local midnights of the days a scope's windows touch, in order; None when it names no days (no window,
-    or one longer than a week)."""
+    """The local midnights of the days a scope's windows touch, in order; None with no window or one over a week."""
     if not scope.windows or any(hi - lo > 8 * 86_400_000 for lo, hi in scope.windows):
         return None
     days = sorted({local(t).date() for lo, hi in scope.windows for t in range(lo, hi, 3_600_000)})

@@ -37,6 +37,8 @@ def test_a_phrase_names_its_kind_and_sender():
     assert kinds.asked("email from jonas") == kinds.Asked("email", "jonas")
     assert kinds.asked("email about the budget") is None
     assert kinds.asked("water the plants") is None
+    assert kinds.asked("had text messages") == kinds.Asked("message")  # the kind named twice
+    assert kinds.asked("text messages from mum") == kinds.Asked("message", "mum")
 
 
 def test_emails_counted_picked_and_listed(store):

@@ -67,6 +67,9 @@ def _plan(question: str):
     ("what was my morning like", "How was my morning?"),
     ("how long is it since I had a coffee", "How long ago did I have a coffee?"),
     ("have you seen my glasses", "Where are my glasses?"),
+    ("what have I done so far this morning", "What did I do this morning?"),
+    ("what have I got done today", "What did I do today?"),
+    ("yesterday morning, where did I go after the bank", "Where did I go after the bank yesterday morning?"),
 ])
 def test_a_paraphrase_gets_its_canonical_plan(said, canonical):
     got, want = _plan(said), _plan(canonical)
@@ -103,6 +106,15 @@ def test_a_question_about_a_coming_day_has_no_past_window():
     assert _plan("when was the first time dad phoned") == ("first", ("call from dad",))
     assert _plan("what did Sam text me about yesterday?") == ("said", ("message from sam", ""))
     assert _plan("wednesday - what time did i get back home")[0] == "last"
+
+
+def test_tonight_asked_in_the_evening_is_this_evening_and_earlier_a_plan():
+    evening = parse_time_ms("2026-11-28T21:30")
+    assert _plan("what have I done tonight") == ("digest", ("",))
+    assert parse_scope("what did I do tonight", evening).windows  # this evening so far
+    assert not parse_scope("what did I do tonight", parse_time_ms("2026-11-28T10:00")).windows  # not yet come
+    assert not parse_scope("did I get wine for tonight", evening).windows  # what the wine is for
+    assert _plan("what have I done with my keys")[0] != "digest"  # a thing, not a span
 
 
 def test_a_clock_with_afternoon_or_night_is_in_the_second_half_of_the_day():
@@ -364,6 +376,11 @@ def test_a_price_asked_of_a_thing_named_more_loosely_is_found_where_a_price_is_s
     ("how many times did callum text me", "messages from callum"),
     ("how many times has kelly rung", "phone calls from kelly"),
     ("how many calls did i get from mum", "calls from mum"),
+    ("how many people rang me today", "get incoming phone calls"),
+    ("how many phone calls have come in for me", "get incoming phone calls"),
+    ("how many people texted me", "get messages"),
+    ("Dean, how many texts did he send me", "texts from dean"),  # the person said first
+    ("how many phone calls did i have today", "have phone calls"),  # both ways, not only those that came in
 ])
 def test_counts_of_calls_and_texts_said_other_ways(question, action):
     plan = understand.by_rules(question)
