@@ -193,13 +193,17 @@ def done_way(kind: str, way: str, text: str) -> bool:
 
 
 def _is_from(store: Store, ev: Event, want: Asked) -> bool:
-    """Whether an event of the kind is from the sender asked for (a call: by its opening too, where callers name
-    themselves and where they ring from, its words stemmed and folded: 'the doctors' rang from 'Park Lane
-    Surgery')."""
+    """Whether an event of the kind is from the sender asked for (a call: by the name its line gives, else by its
+    opening, where callers name themselves and where they ring from, its words stemmed and folded: 'the doctors'
+    rang from 'Park Lane Surgery')."""
     if want.kind != "call":
         return set(want.sender.split()) <= set(words(sender(ev, want.kind)))
     answered = _answered(store, ev)
-    said = " ".join([caller(store, ev, answered), ev.content, *(e.content for e in answered[:2])])
+    named = sender(ev, "call")
+    screen = bool(named) and named.lower() not in terms.NOT_SPEAKERS  # 'incoming call - Hillside Motors'
+    opening = [e.content for i, e in enumerate(answered[:2])  # the caller's words ('Dean: it's Dean from Hillside');
+               if terms.speaker(e.content) or (i == 0 and not screen)]  # the wearer's only as they answer an unnamed
+    said = " ".join([caller(store, ev, answered), ev.content, *opening])  # call, not 'Half one, Mum. I've got the doctor's'
     return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))
 
 

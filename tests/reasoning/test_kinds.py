@@ -198,3 +198,32 @@ def test_who_i_rang_are_the_calls_i_made_and_who_rang_me_those_that_came_in(tmp_
     assert "Stan Booth" in made and "Jan" not in made
     came = said(store, "who rang me today", at)
     assert "Jan" in came and "Stan" not in came
+
+
+CALLS = [
+    ("2026-12-05T07:44", "text", "phone — incoming call — Mum"),
+    ("2026-12-05T07:44:30", "speech", "Pat: Lisa, love, what time are you coming today?"),
+    ("2026-12-05T07:45", "speech", "Half one, Mum. I've got the doctor's first."),
+    ("2026-12-05T11:10", "visual", "phone screen: incoming call — Hillside Motors"),
+    ("2026-12-05T11:10:20", "speech", "Dean: Hiya, it's Dean from Hillside, about the van."),
+]
+
+
+def test_a_caller_is_the_name_on_the_screen_or_who_speaks_not_whom_the_wearer_mentions(tmp_path):
+    store = day_log(tmp_path / "calls.db", CALLS)
+    from egocli.reasoning.scope import parse_scope
+
+    def calls(phrase: str) -> list[str]:
+        return [e.content for e in kinds.events(store, parse_scope("today", AT), phrase) or []]
+
+    assert calls("call from mum") == ["phone — incoming call — Mum"]
+    assert calls("call from the doctor") == []  # the wearer's own words on the call name the doctor's, not the caller
+    assert calls("call from dean") == ["phone screen: incoming call — Hillside Motors"]  # he names himself
+    assert kinds.sender(kinds.events(store, parse_scope("today", AT), "calls")[0], "call") == "Mum"
+
+
+def test_saying_one_is_off_to_do_a_thing_is_not_doing_it():
+    from egocli.reasoning import actions
+
+    assert actions.NOT.search("Steve, I'm off to drop the car, then the bank and the nurse")
+    assert not actions.NOT.search("driving off to the bank, the wipers going")
