@@ -92,13 +92,27 @@ def parse(phrase: str, verb_first: bool = True) -> Action:
         verb = verb or word
         particle = tokens[1] if len(tokens) > 1 and tokens[1] in PARTICLES else None
         used = max(used, 2 if particle else 1)
-    head = None
+    head, said = None, ""
     for tok in tokens[used:]:
-        if tok in PREPOSITIONS and head is not None:
-            break
+        if tok in PREPOSITIONS and head is not None and not (tok == "of" and said in PARTITIVES):
+            break  # 'one of my tablets': the tablets
         if tok not in terms.STOP and tok not in PARTICLES and not tok.isdigit() and len(tok) > 1:
-            head = _term(tok)
+            head, said = _term(tok), tok
+    if verb_first and verb is None and tokens[0] in _HAVING and head is not None and terms.medicinal([head]):
+        verb, word = "take", terms.stem("take")  # 'had my tablets' is taking them
     return Action(verb, head, word, particle)
+
+
+_HAVING = _VERBS["having"]
+PARTITIVES = _VERBS["partitives"]
+
+
+def whole(phrase: str) -> str:
+    """A phrase without the words that take part of its thing ('have one of my tablets' -> 'have my tablets')."""
+    said = phrase.split()
+    return " ".join(w for i, w in enumerate(said) if not (w.lower() in PARTITIVES and said[i + 1:i + 2] == ["of"])
+                    and not (w == "of" and i and said[i - 1].lower() in PARTITIVES))
+"""Words before 'of' that take part of what follows ('one of my tablets'): no thing of their own."""
 
 
 def _term(word: str) -> str:

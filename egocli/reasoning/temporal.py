@@ -53,6 +53,7 @@ class Matcher:
         """Events about the phrase, before the moment of asking, in time order (only the strongest tier
         found: 'get the carafe' does not fall back on 'set down carafe' when getting it is logged; with
         `any_verb`, a verb of the class counts as much as the very verb: 'what did I cut' is sliced too)."""
+        phrase = actions.whole(phrase)  # 'one of my tablets' is about the tablets
         q = self.pool.query(phrase, self.pool.rarity(phrase))
         self.tier = 0
         if not q.terms:

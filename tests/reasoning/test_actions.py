@@ -23,6 +23,30 @@ def test_a_phrase_is_its_verb_class_and_the_head_of_what_it_acts_on():
     assert actions.parse("egg down", verb_first=False).head == terms.stem("egg")  # a particle is not the thing
     assert actions.parse("turned down the hob").particle == "down"  # right after the verb: part of it
     assert actions.parse("get my umbrella back") == actions.Action("take", "umbrella", "get", None)
+    assert actions.parse("had my diabetes pills").verb == "take"  # having a medicine is taking it
+    assert actions.parse("have a cup of tea").verb is None  # not having anything else
+    assert actions.parse("have one of my tablets").head == "medication"  # 'one of' takes part of the tablets
+    assert actions.whole("have one of my tablets") == "have my tablets"
+
+
+@pytest.fixture()
+def doses(tmp_path):
+    from .conftest import day_log
+
+    return day_log(tmp_path / "doses.db", [
+        ("2026-12-05T07:16", "visual", "a white metformin tablet swallowed with a spoonful of porridge"),
+        ("2026-12-05T10:44", "speech", "Nurse Shah: let's switch you to the slow-release metformin, two tablets a day"),
+        ("2026-12-05T11:30", "visual", "the boxes of metformin put away in the cupboard above the kettle"),
+        ("2026-12-05T18:36", "visual", "a white metformin tablet taken with the first mouthful of mash"),
+    ])
+
+
+def test_having_a_medicine_counts_the_doses_not_the_lines_naming_it(doses):
+    from .conftest import said
+
+    at = parse_time_ms("2026-12-05T21:00")
+    assert said(doses, "how many of my diabetes pills have I had today?", at).startswith("2 times")
+    assert "18:36" in said(doses, "when did I last have one of my diabetes tablets?", at)
 
 
 def test_verbs_in_events_open_a_clause_or_are_inflected():
