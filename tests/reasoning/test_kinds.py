@@ -7,7 +7,7 @@ import pytest
 
 from egocli.core.timeutil import parse_time_ms
 from egocli.reasoning import kinds
-from egocli.store import Store
+from egocli.store import Event, Store
 
 from .conftest import day_log, said
 
@@ -39,6 +39,9 @@ def test_a_phrase_names_its_kind_and_sender():
     assert kinds.asked("water the plants") is None
     assert kinds.asked("had text messages") == kinds.Asked("message")  # the kind named twice
     assert kinds.asked("text messages from mum") == kinds.Asked("message", "mum")
+    read = Event(id=1, start_ms=0, end_ms=0, modality="text", content="phone — Dean: Traffic on the A14, prob 9.30 now",
+                 source_id=None)
+    assert kinds.sender(read, "message") == "Dean"  # a message read off the phone's screen
 
 
 def test_emails_counted_picked_and_listed(store):

@@ -385,3 +385,13 @@ def test_a_price_asked_of_a_thing_named_more_loosely_is_found_where_a_price_is_s
 def test_counts_of_calls_and_texts_said_other_ways(question, action):
     plan = understand.by_rules(question)
     assert plan is not None and (plan.form, plan.action) == ("count", action)
+
+
+@pytest.mark.parametrize("question, form, action", [
+    ("when did I last hear from shanice", "last", "message from shanice"),
+    ("when did Sophie last get in touch", "last", "message from sophie"),  # no arrival 'in touch'
+    ("has Dean been in touch", "exists", "message from dean"),
+])
+def test_hearing_from_someone_is_their_messages(question, form, action):
+    plan = understand.by_rules(question)
+    assert plan is not None and (plan.form, plan.action) == (form, action)
