@@ -137,6 +137,12 @@ def _is(ev: Event, kind: str) -> bool:
     return ev.modality in ("text", "visual", "note") and bool(_MARKS[kind].search(ev.content.strip()))
 
 
+def message_in(ev: Event) -> bool:
+    """Whether a line is a message someone sent the wearer ('Shanice: I'm at Ray's already'): their words, from
+    wherever they are."""
+    return ev.modality == "text" and _is(ev, "message") and not _OUTGOING["message"].search(ev.content)
+
+
 def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
     """The events of the kind a phrase asks for in the scope, oldest first (from its sender when named, and then
     none the wearer sent: 'calling Dad' is no call from him); None when the phrase asks for no kind."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from egocli.core.lexicon import lexicon, stem, verb_keys, words
-from egocli.reasoning import actions, outings, terms, workplace
+from egocli.reasoning import actions, kinds, outings, terms, workplace
 from egocli.reasoning.outings import cue
 from egocli.reasoning.plan import Asked, Finding
 from egocli.reasoning.signs import inside, on_the_way_sign, said_place, signed
@@ -200,8 +200,9 @@ def _on_the_way(ev: Event) -> bool:
 
 def _remote(ev: Event, place: set[str]) -> bool:
     """Whether a line names the place over a phone, a message or a letter ('the phone ringing on the kitchen
-    worktop, DOBSON'S GARAGE on the screen'): no being there."""
-    return bool(actions.REMOTE_WORDS.search(" ".join(w for w in words(ev.content) if w not in place)))
+    worktop, DOBSON'S GARAGE on the screen', 'Shanice: I'm at Ray's already'): no being there."""
+    return bool(actions.REMOTE_WORDS.search(" ".join(w for w in words(ev.content) if w not in place))) or \
+        kinds.message_in(ev)
 
 
 WORK = [words(w) for w in _LEX["work_names"]]
