@@ -82,7 +82,7 @@ def parse(phrase: str, verb_first: bool = True) -> Action:
     """The action of a question's phrase ('got the carafe' -> take, carafe); its first word is its verb
     unless it is a function word ('at the dentist' names no verb) or the phrase names only a thing
     (verb_first=False: 'the glass' of 'where did I leave the glass')."""
-    tokens = [t for t in _tokens(phrase) if t not in {",", "."}]
+    tokens = [t for t in _tokens(whole(phrase)) if t not in {",", "."}]  # 'one of my tablets': the tablets
     if not tokens:
         return Action(None, None)
     verb, used, word, particle = None, 0, None, None
@@ -92,19 +92,21 @@ def parse(phrase: str, verb_first: bool = True) -> Action:
         verb = verb or word
         particle = tokens[1] if len(tokens) > 1 and tokens[1] in PARTICLES else None
         used = max(used, 2 if particle else 1)
-    head, said = None, ""
+    head = None
     for tok in tokens[used:]:
-        if tok in PREPOSITIONS and head is not None and not (tok == "of" and said in PARTITIVES):
-            break  # 'one of my tablets': the tablets
+        if tok in PREPOSITIONS and head is not None:
+            break
         if tok not in terms.STOP and tok not in PARTICLES and not tok.isdigit() and len(tok) > 1:
-            head, said = _term(tok), tok
+            head = _term(tok)
     if verb_first and verb is None and tokens[0] in _HAVING and head is not None and terms.medicinal([head]):
         verb, word = "take", terms.stem("take")  # 'had my tablets' is taking them
     return Action(verb, head, word, particle)
 
 
 _HAVING = _VERBS["having"]
+"""Forms of 'have' that, with a medicine, ask about taking it."""
 PARTITIVES = _VERBS["partitives"]
+"""Words before 'of' that take part of what follows ('one of my tablets'): no thing of their own."""
 
 
 def whole(phrase: str) -> str:
@@ -112,7 +114,6 @@ def whole(phrase: str) -> str:
     said = phrase.split()
     return " ".join(w for i, w in enumerate(said) if not (w.lower() in PARTITIVES and said[i + 1:i + 2] == ["of"])
                     and not (w == "of" and i and said[i - 1].lower() in PARTITIVES))
-"""Words before 'of' that take part of what follows ('one of my tablets'): no thing of their own."""
 
 
 def _term(word: str) -> str:

@@ -42,10 +42,11 @@ _PLACES = cue(tuple(p.replace("_", " ") for places in lexicon().kinds["places"].
 _OWN_ROOMS = cue(tuple(f"{own} {' '.join(room)}" for room in _ROOMS if not _PLACES.search(" ".join(room))
                       for own in ("the", "my", "our")))
 """A room of home named as where something is ('in the bathroom cabinet'; not 'hall', which a church has too)."""
-_OTHERS = frozenset(lexicon().visits["others_seen"])
+OTHERS = frozenset(lexicon().visits["others_seen"])
+"""Words for someone else seen ('the man in the grey fleece going out of the front door')."""
 OTHERS_WORDS = 4
-"""Someone else named in a frame's first words ('the man in the grey fleece going out of the front door'): the frame
-is about them, not where the wearer is."""
+"""Someone else named in a frame's first this many words: the frame is about them (what they do, not where the
+wearer is)."""
 _LEADING = frozenset(_LEX["leading"])
 """Words a frame may open with before what it shows ('back in the kitchen', 'out on the drive')."""
 REACH_MS = 30 * 60_000
@@ -73,23 +74,16 @@ def scene(ev: Event) -> str:
     lead = " ".join(said)
     if TRAVEL.match(lead) or _OUTDOORS.match(lead) or (_ARRIVE.match(lead) and not _HOME.search(first)):
         return "out"  # 'walking along Tennyson Road', 'driveway of 22 Carr Lane', 'walking into Clip & Curl'
-    if (_proper(cased) or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
+    named = next((w for w in cased.split() if w.lower() not in _LEADING), "")[:1].isupper()  # 'the Rainworth road'
+    if (named or said[:1] and said[0].endswith("ing")) and (_OUTDOORS.search(first) or TRAVEL.search(first)):
         return "out"  # 'Tennyson Road, a wet pavement', 'the Rainworth road in the dark', 'getting onto a single-decker'
     if (_VEHICLE.search(first) or _PLACES.search(first)) and not own_room(first):
         return "out"  # 'the green single-decker, holding the bus pass', 'the windscreen misting', 'a pharmacy
         # counter': on the way, or at a place not home
-    if own_room(first) and not unknown and not terms.names(cased) and not _OTHERS & set(said[:OTHERS_WORDS]):
+    if own_room(first) and not unknown and not terms.names(cased) and not OTHERS & set(said[:OTHERS_WORDS]):
         return "home"  # 'the car keys dropped in the bowl on the hall shelf', 'the pharmacy bag in the bathroom cabinet'
     return ""
 
-
-def _proper(cased: str) -> bool:
-    """Whether a frame's first phrase opens, after its leading words, with a name ('Tennyson Road', 'the Rainworth
-    road in the dark')."""
-    said = cased.split()
-    while said and said[0].lower() in _LEADING:
-        said = said[1:]
-    return bool(said) and said[0][:1].isupper()
 
 
 def own_room(text: str) -> bool:

@@ -110,7 +110,7 @@ def _doing(ev: Event) -> bool:
     if ev.modality != "visual":
         return True
     parts = [words(part) for part in ev.content.split(",")]
-    if any(said and not terms.gerund(said[0]) and set(said[:OTHERS_WORDS]) & _OTHERS and
+    if any(said and not terms.gerund(said[0]) and set(said[:outings.OTHERS_WORDS]) & outings.OTHERS and
            any(terms.gerund(w) for w in said[1:]) for said in parts):  # 'the tall man ... holding up a key'; not
         # 'a woman at the wheel, a seat belt pulled across': there, the wearer's lift
         return any(said and terms.gerund(said[0]) for said in parts)  # someone else in view: theirs, unless said
@@ -119,11 +119,6 @@ def _doing(ev: Event) -> bool:
         for said in parts)
 
 
-_OTHERS = frozenset(lexicon().visits["others_seen"])
-"""Words for someone else seen ('the tall man with dreadlocks holding up a brass key, eyebrows raised')."""
-OTHERS_WORDS = 4
-"""A part of a frame with one of them in its first this many words, and a verb of doing after, shows that person
-doing it."""
 _BODY = lexicon().words["body"]
 """The wearer's body as a frame names it ('eyes closing', 'hands shaking'): what it does, the wearer does."""
 _READY = outings.cue(lexicon().outings["getting_ready"])

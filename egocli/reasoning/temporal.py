@@ -42,6 +42,7 @@ class Matcher:
         """The tier of the last phrase's matches (see `_about`): 1 is a likeness of meaning only."""
         self.bare: set[int] = set()
         """Events of the last phrase matched that name its things and no act ('Lisinopril tablet with water')."""
+        self._lacking = False
         self.absent_too = False
         """Whether a line saying the thing was not there ('no magnifier') is about it: for a hunt, it is a place
         looked in; for where the thing is, or whether it was done, it is not."""
@@ -59,6 +60,8 @@ class Matcher:
         if not q.terms:
             return []
         act = actions.parse(phrase, verb_first)
+        # lines saying the thing was not there are dropped, once decided: not for a hunt, nor when the phrase says it
+        self._lacking = bool(act.head) and not self.absent_too and not actions.absent(phrase, str(act.head))
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         things = self._things(q, act)
@@ -109,9 +112,9 @@ class Matcher:
             return 1 if {act.verb, act.head} & _SAYING else 0
         tier = self._tier(q, ev, act, compound, things, own, plain)
         if tier and (act.verb or act.head) and not actions.NOT.search(q.text) and (
-                actions.not_done(ev, heavy, act.verb is not None) or (act.head and not self.absent_too and actions.absent(ev.content, act.head)
-                                                                  and not actions.absent(q.text, act.head))):
-            return 0  # 'the evening compartment still closed', 'I'll take it later', 'no charger on the desk': not done, not there
+                actions.not_done(ev, heavy, act.verb is not None)
+                or (self._lacking and actions.absent(ev.content, str(act.head)))):
+            return 0  # 'the evening compartment still closed', 'I'll take it later', 'no charger on the desk'
         return tier
 
     def _tier(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str],

@@ -248,3 +248,13 @@ def test_a_stay_seen_for_an_hour_and_never_left_lasts_at_least_that_long(tmp_pat
     ])
     answer = said(store, "how long were we at chapel", parse_time_ms("2026-12-06T13:00"))
     assert answer.startswith("It seems at least 1 h 17 min")
+
+
+def test_someone_elses_message_naming_a_place_is_not_being_there(tmp_path):
+    store = day_log(tmp_path / "ray.db", [
+        ("2026-12-05T09:15", "text", "Shanice: I'm at Ray's already, door's on the latch, come straight in x"),
+        ("2026-12-05T09:34", "visual", "Ray's front door on the latch, stepping into the hallway"),
+        ("2026-12-05T09:41", "speech", "Ray: you two are late"),
+    ])
+    answer = said(store, "what time did I get to Ray's?", parse_time_ms("2026-12-05T12:00"))
+    assert "09:34" in answer and "09:15" not in answer, answer
