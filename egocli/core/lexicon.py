@@ -5,6 +5,7 @@ are written in. Modules that name a word list (terms, actions, scope, timephrase
 from __future__ import annotations
 
 import re
+import unicodedata
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -101,8 +102,15 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
 def words(text: str) -> list[str]:
-    """Lower-case word tokens (possessive 's dropped): the one tokenizer of egocli's matchers."""
-    return [t.split("'")[0] for t in _TOKEN.findall(text.lower())]
+    """Lower-case word tokens (possessive 's dropped, a curly apostrophe read as one), accents folded ('café' is
+    'cafe', 'Zoë' is 'zoe'): the one tokenizer of egocli's matchers."""
+    lowered = text.lower() if text.isascii() else fold(text.lower().replace("\u2019", "'"))
+    return [t.split("'")[0] for t in _TOKEN.findall(lowered)]
+
+
+def fold(text: str) -> str:
+    """A text with its letters' accents dropped ('café' -> 'cafe'); other characters as they are."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def stem(word: str) -> str:

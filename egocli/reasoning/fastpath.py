@@ -253,11 +253,11 @@ RULES: tuple[Rule, ...] = (
     _rule("count", rf"^how many ((?:phone |missed )?(?:texts|messages|emails|e-mails|calls)) (?:did|have|had|do) (?:i|we) "
                    rf"(?:get|got|had|have|receive|received) (?:from|off) {_PERSON}",
           lambda groups, scope: QuestionPlan("count", f"{groups[0]} from {groups[1]}")),
-    _rule("duration", rf"^(?:for )?how long (?:was|were|did|have|had) (?:i|we) (?:been )?(?:on the phone|talking|speaking|"
-                      rf"chatting|on a call)(?: (?:to|with) {_PERSON})?(?: for)?",
-          lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}" if groups[0] else "calls")),
+    _rule("duration", rf"^(?:for )?how long (?:was|were|did|have|had) (?:i|we) (?:been )?(?:[a-z]+ )?(?:on the phone|"
+                      rf"talking|speaking|chatting|on a call)(?: (?:to|with) {_PERSON})?(?: for)?",
+          lambda groups, scope: QuestionPlan("duration", f"call with {groups[0]}" if groups[0] else "calls")),
     _rule("duration", rf"^(?:for )?how long (?:was|were|did) {_PERSON} (?:on the phone|talk|speak|chat|ring for)(?: for)?",
-          lambda groups, scope: QuestionPlan("duration", f"call from {groups[0]}")),
+          lambda groups, scope: QuestionPlan("duration", f"call with {groups[0]}")),
     _rule("last", rf"^(?:when|what time|at what time) (?:did|has|had) {_PERSON} (?:(last|first) )?({_SENT})"
                   r"(?: me| us)?(?: back)?", _from_person),
     _rule("last", rf"^(?:when|what time) was the (last|first) time (?:that )?{_PERSON} ({_SENT})(?: me| us)?(?: back)?",

@@ -6,7 +6,7 @@ kinds, their nouns, how their text begins and where the sender is named are the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import takewhile
 
 from egocli.core.lexicon import lexicon, words
@@ -26,6 +26,8 @@ _OUTGOING = {kind: re.compile(spec["outgoing"]) for kind, spec in _KINDS.items()
 _WAYS = {kind: {way: re.compile(p) for way, p in spec.get("ways", {}).items()} for kind, spec in _KINDS.items()}
 _OBJECTS = {kind: frozenset(spec.get("objects", "").split()) for kind, spec in _KINDS.items()}
 _GAPS = {kind: int(spec.get("gap_s", 0)) * 1000 for kind, spec in _KINDS.items()}
+_PARTNERS = {kind: frozenset(spec.get("partners", "").split()) for kind, spec in _KINDS.items()}
+_ENDED = {kind: tuple(spec.get("ended", [])) for kind, spec in _KINDS.items()}
 _ASKING = frozenset(lexicon().kinds["asking"].split())
 _ARTICLES = frozenset({"the", "my", "our", "a", "an", "your"})
 """Words beside a kind's noun that ask for its events and name nothing more ('read emails', 'emails came in')."""
@@ -49,6 +51,8 @@ class Asked:
     """Only those that came in ('incoming calls': none the wearer made, as with a sender named)."""
     outgoing: bool = False
     """Only those the wearer made ('outgoing calls': 'calling Stan Booth')."""
+    either: bool = False
+    """With the sender either way ('call with Debbie', 'on the phone to Octopus'), not only from them."""
 
 
 _PERSONAL = frozenset("me us you him her them back".split())
@@ -65,13 +69,14 @@ def asked(phrase: str) -> Asked | None:
         return None
     kind = _NOUNS[tokens[at]]
     ways, objects = _WAYS.get(kind, {}), _OBJECTS.get(kind, frozenset())
-    sender, way, rest, about, objected = "", "", [], [], False
+    sender, way, rest, about, objected, either = "", "", [], [], False, False
     for i, word in enumerate(tokens):
         if i == at or word in ("incoming", "outgoing") or _NOUNS.get(word) == kind:
             continue  # 'text messages', 'phone calls': the kind named twice
         if word.endswith("'s") and i + 1 < len(tokens) and tokens[i + 1] in _NOUNS:
             sender = word[:-2]
-        elif word == "from" and i + 1 < len(tokens):
+        elif (word == "from" or word in _PARTNERS[kind]) and not sender and i + 1 < len(tokens):
+            either = word != "from"
             named = tokens[i + 1:]
             named = [t for t in named if t not in _ARTICLES] or named
             run = list(takewhile(lambda t: t not in ways and t not in objects and t not in _ASKING
@@ -88,7 +93,7 @@ def asked(phrase: str) -> Asked | None:
             rest.append(word)
     if rest or _PERSONAL & set(about):
         return None
-    return Asked(kind, sender, way, tuple(about), "incoming" in tokens, "outgoing" in tokens)
+    return Asked(kind, sender, way, tuple(about), "incoming" in tokens, "outgoing" in tokens, either and bool(sender))
 
 
 def sender(ev: Event, kind: str) -> str:
@@ -122,14 +127,26 @@ CALL_GAP_MS = 90_000
 """A pause in a call's words longer than this ends it (the rest is the room again)."""
 
 
+CALL_MAX_MS = 2 * 3_600_000
+"""The longest a call is read to last."""
+
+
 def conversation(store: Store, ev: Event) -> list[Event]:
-    """A call's line and the words said on it: the speech from its ring on, until a pause of CALL_GAP_MS."""
+    """A call's line and the words said on it: the speech from its ring on, until a pause of CALL_GAP_MS; up to
+    the phone's line that it ended ('Call ended — Debbie — 22 min') when one comes before another call's line
+    (the talk may pause while the phone stays on)."""
     out = [ev]
-    for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + 2 * 3_600_000,
+    for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + CALL_MAX_MS,
                                       modalities=("speech",), limit=400)):
         if e.start_ms - max(o.end_ms for o in out) > CALL_GAP_MS:
             break
         out.append(e)
+    end = next((e for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + CALL_MAX_MS,
+                                                    modalities=("text", "visual", "note"), limit=400))
+                if _ended(e, "call") or _is(e, "call")), None)
+    if end is not None and _ended(end, "call") and end.start_ms > max(o.end_ms for o in out):
+        out = [*out, *store.events(EventFilter(since_ms=max(o.end_ms for o in out) + 1, until_ms=end.start_ms,
+                                               modalities=("speech",), limit=400)), replace(end, end_ms=end.start_ms)]
     return out
 
 
@@ -157,7 +174,8 @@ def events(store: Store, scope: Scope, phrase: str) -> list[Event] | None:
                                            limit=LIMIT)):
             went_out = want.kind in _OUTGOING and bool(_OUTGOING[want.kind].search(ev.content))
             if _is(ev, want.kind) and (not want.sender or _is_from(store, ev, want)) and \
-                    not ((want.sender or want.incoming) and went_out) and (went_out or not want.outgoing):
+                    not (((want.sender and not want.either) or want.incoming) and went_out) and \
+                    (went_out or not want.outgoing):
                 found[ev.id] = ev
     ordered = sorted(found.values(), key=lambda e: (e.start_ms, e.id))
     return _occasions(store, ordered, want) if _GAPS[want.kind] else ordered
@@ -209,8 +227,26 @@ def _is_from(store: Store, ev: Event, want: Asked) -> bool:
     screen = bool(named) and named.lower() not in terms.NOT_SPEAKERS  # 'incoming call - Hillside Motors'
     opening = [e.content for i, e in enumerate(answered[:2])  # the caller's words ('Dean: it's Dean from Hillside');
                if terms.speaker(e.content) or (i == 0 and not screen)]  # the wearer's only as they answer an unnamed
-    said = " ".join([caller(store, ev, answered), ev.content, *opening])  # call, not 'Half one, Mum. I've got the doctor's'
-    return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))
+    said = " ".join([caller(store, ev, answered), ev.content, *map(_own, opening)])  # call, not 'Half one, Mum. I've
+    return want.sender in words(said) or set(terms.terms(want.sender)) <= set(terms.terms(said))  # got the doctor's'
+
+
+def _own(line: str) -> str:
+    """A line with what it says is someone else's dropped ('is that Jordan Marsh's mum?' names no caller's mum;
+    'it's Mum' does)."""
+    out, skip = [], False
+    for word in line.replace("\u2019", "'").split():
+        owner = word.lower()[:-2] if word.lower().endswith("'s") else ""
+        if skip or (owner and owner.strip("\"'(") not in terms.STOP):
+            skip = not skip
+            continue
+        out.append(word)
+    return " ".join(out)
+
+
+def _ended(ev: Event, kind: str) -> bool:
+    """Whether a line is the phone's own word that an event of the kind is over ('Call ended — Debbie')."""
+    return ev.modality != "speech" and any(p in ev.content.lower() for p in _ENDED[kind])
 
 
 MODALITY_NOUNS: dict[str, str] = lexicon().kinds["modality_nouns"]

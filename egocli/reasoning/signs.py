@@ -13,7 +13,7 @@ from egocli.store import Event
 
 _LEX = lexicon().visits
 _HEADS = "|".join(re.escape(w) for w in sorted(_LEX["signs"], key=len, reverse=True))
-_SIGN = re.compile(r"^\s*(?:(?:" + _HEADS + r")\b|(?!(?:" + "|".join(_LEX["signs_on_the_way"]) + r")\b)[a-z'-]+ (?:" +
+_SIGN = re.compile(r"^\s*(?:(?:" + _HEADS + r")\b|(?!(?:" + "|".join(_LEX["signs_on_the_way"]) + r")\b)[\w'-]+ (?:" +
                    "|".join(re.escape(w) for w in _LEX["signs"] if " " not in w) + r")\s*[\u2014\u2013:-])", re.I)
 """A line read from a sign where one is: one of the lexicon's signs, or a sign named by what it hangs on."""
 _WAY_SIGNS = tuple(f"{way} {sign}" for way in _LEX["signs_on_the_way"] for sign in ("sign ", "signpost "))

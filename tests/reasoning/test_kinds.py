@@ -230,3 +230,35 @@ def test_saying_one_is_off_to_do_a_thing_is_not_doing_it():
 
     assert actions.NOT.search("Steve, I'm off to drop the car, then the bank and the nurse")
     assert not actions.NOT.search("driving off to the bank, the wipers going")
+
+
+def test_a_call_with_someone_is_either_way_and_lasts_until_the_phone_says_it_ended(tmp_path):
+    """'On the phone to Debbie' is the call the wearer made to her as much as one she made; the talk may pause for
+    ten minutes while the line stays open: the phone's 'Call ended' line ends it."""
+    store = day_log(tmp_path / "ended.db", [
+        ("2026-12-05T19:30", "visual", "phone screen: calling Debbie"),
+        ("2026-12-05T19:30:30", "speech", "Debbie: hiya, our kid! How's things?"),
+        ("2026-12-05T19:31", "speech", "Debs, are you still coming up at Easter?"),
+        ("2026-12-05T19:45", "speech", "Debbie: how's Steve's back?"),
+        ("2026-12-05T19:52", "text", "Call ended — Debbie — 22 min"),
+        ("2026-12-05T20:30", "text", "phone — incoming call — Debbie"),
+        ("2026-12-05T20:30:20", "speech", "Debbie: forgot to say, bring the photos"),
+    ])
+    at = parse_time_ms("2026-12-05T20:00")
+    assert kinds.asked("call with our debbie") == kinds.Asked("call", "debbie", either=True)
+    assert said(store, "how long was I on the phone to our Debbie", at).startswith("22 min, from today at 19:30")
+    assert said(store, "how long was my call with Debbie", at).startswith("22 min, from today at 19:30")
+    assert said(store, "when did Debbie ring me", at).startswith("Not that I can see")  # the 19:30 call was the wearer's
+
+
+def test_a_name_the_caller_says_is_someone_elses_is_not_who_rang(tmp_path):
+    """'Is that Jordan Marsh's mum?' from the school names no call from Mum; 'it's Mum' would."""
+    store = day_log(tmp_path / "owned.db", [
+        ("2026-12-05T07:44", "text", "phone — incoming call — Mum"),
+        ("2026-12-05T13:53", "text", "phone — incoming call — Kettering Science Academy"),
+        ("2026-12-05T13:53:30", "speech", "School: Hello, is that Jordan Marsh's mum? It's Mrs Jeffs from the school."),
+        ("2026-12-05T16:10", "visual", "a phone ringing on the worktop"),
+        ("2026-12-05T16:10:20", "speech", "Hiya love, it's Mum. Did he get home all right?"),
+    ])
+    at = parse_time_ms("2026-12-05T18:00")
+    assert said(store, "how many times has my mum rung today", at).startswith("2 times (today at 07:44, today at 16:10)")

@@ -99,3 +99,22 @@ def test_a_stay_begins_after_the_move_not_at_a_note_written_at_home(tmp_path):
     ])
     answer = said(log, "how long was i at the physio", parse_time_ms("2027-01-15T18:00"))
     assert "12:01" in answer and "11:20" not in answer, answer
+
+
+def test_a_sign_named_with_an_accent_is_a_sign_and_its_place_comes_next(tmp_path):
+    """'café sign — The Coffee Pot' is read like 'cafe sign': after the chemist came the café, then the salon."""
+    from egocli.core.lexicon import words
+
+    assert words("The Café sign, Zoë’s mug") == ["the", "cafe", "sign", "zoe", "mug"]
+    store = day_log(tmp_path / "cafe.db", [
+        ("2028-01-13T12:59", "visual", "the bell door opening onto the drizzly street"),
+        ("2028-01-13T13:03:30", "text", "shop sign — Gold Street Pharmacy"),
+        ("2028-01-13T13:04", "visual", "a pharmacy counter, shelves of cough mixtures and vitamins"),
+        ("2028-01-13T13:09", "visual", "a white paper bag with a printed label slid across the counter"),
+        ("2028-01-13T13:16:30", "text", "café sign — The Coffee Pot — jackets • paninis • soup of the day"),
+        ("2028-01-13T13:17", "visual", "a café counter, a board listing jacket potato fillings"),
+        ("2028-01-13T13:26", "visual", "the lilac shop front and gold sign of the Hair Loft, the bell door pushed open"),
+        ("2028-01-13T13:30", "visual", "a jacket potato in an open polystyrene box on a little table in the back room"),
+    ])
+    answer = said(store, "where did I go after the pharmacy", parse_time_ms("2028-01-13T17:00"))
+    assert answer.index("The Coffee Pot") < answer.index("Hair Loft")

@@ -266,6 +266,9 @@ def test_bad_questions_get_a_clear_answer_or_error(tmp_path):
     ("when we come out of chapel, where did i go", "next", ("after", "come out of chapel")),
     ("what did we do when we got back from the infirmary", "next", ("after", "arrive back from the infirmary")),
     ("stan went home and then what did i do", "next", ("after", "stan went home")),
+    ("after i'd seen the nurse, where next", "next", ("after", "seen the nurse")),
+    ("when i got in from the doctor's, what did i do first", "next", ("after", "arrive in from the doctor's")),
+    ("how long was i stuck on the phone to octopus", "duration", ("call with octopus",)),  # either way
 ])
 
 def test_everyday_wordings_read_their_plan(question, form, slots):
