@@ -47,6 +47,7 @@ OTHERS = frozenset(lexicon().visits["others_seen"])
 OTHERS_WORDS = 4
 """Someone else named in a frame's first this many words: the frame is about them (what they do, not where the
 wearer is)."""
+_HOME_SAID = [words(p) for p in _LEX["home_said"]]
 _LEADING = frozenset(_LEX["leading"])
 """Words a frame may open with before what it shows ('back in the kitchen', 'out on the drive')."""
 REACH_MS = 30 * 60_000
@@ -80,8 +81,14 @@ def scene(ev: Event) -> str:
     if (_VEHICLE.search(first) or _PLACES.search(first)) and not own_room(first):
         return "out"  # 'the green single-decker, holding the bus pass', 'the windscreen misting', 'a pharmacy
         # counter': on the way, or at a place not home
-    if own_room(first) and not unknown and not terms.names(cased) and not OTHERS & set(said[:OTHERS_WORDS]):
+    if said in _HOME_SAID:
+        return "home"  # 'home again, putting the hyacinth on the windowsill'
+    if terms.names(cased) or OTHERS & set(said[:OTHERS_WORDS]):
+        return ""
+    if own_room(first) and not unknown:
         return "home"  # 'the car keys dropped in the bowl on the hall shelf', 'the pharmacy bag in the bathroom cabinet'
+    if any(own_room(part) for part in ev.content.split(",")[1:]):
+        return "home"  # 'sausages, mash and gravy on two plates at the kitchen table'
     return ""
 
 

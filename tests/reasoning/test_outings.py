@@ -62,6 +62,10 @@ def _frame(text: str) -> Event:
     ("the Rainworth road in the dark, cat's eyes shining in the headlights", "out"),  # a named road
     ("the windscreen misting at the edges", "out"),  # the inside of a car
     ("out on the drive, unlocking the white van with the red fob", "out"),
+    ("home again, putting the hyacinth on the windowsill", "home"),  # home itself said first
+    ("back home, wiping the dog's paws with an old towel", "home"),
+    ("sausages, mash and onion gravy with peas on two plates at the kitchen table", "home"),  # a room later on
+    ("a man eating sausage and mash, a can of lager at the kitchen table", ""),  # someone else's meal, anywhere
 ])
 def test_a_frame_shows_home_or_out_by_how_it_opens(text, where):
     assert outings.scene(_frame(text)) == where
