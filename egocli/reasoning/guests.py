@@ -14,7 +14,7 @@ mention. The cues are the lexicon's ([visits] guest_*)."""
 from __future__ import annotations
 
 from egocli.core.lexicon import lexicon
-from egocli.reasoning import actions, retrieval, temporal, terms, visits
+from egocli.reasoning import actions, outings, retrieval, temporal, terms, visits
 from egocli.reasoning.persons import ARTICLES, JOINS, VERBS, coming, going, people
 from egocli.reasoning.plan import Asked, QuestionPlan
 from egocli.reasoning.temporal import Finding, Matcher, nothing
@@ -42,7 +42,8 @@ STILL_HERE_MS = 18 * 3_600_000
 SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
-_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door", "calling")}
+_CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door", "calling", "let_in")}
+_ELSEWHERE = frozenset(_LEX["guest_elsewhere"])
 
 
 def visit(asked: Asked, who: list[str]) -> list[Event]:
@@ -157,8 +158,12 @@ def visitors(asked: Asked, counted: bool = False) -> Finding:
         after = [e for e in lines[i + 1:i + 8] if e.start_ms - ev.start_ms <= DOOR_BEFORE_MS]
         who = next((n for n in visits.names(ev.content) if n in speakers), "") or \
             next((w for e in after if (w := terms.speaker(e.content))), "")  # a name that speaks: a person
-        if not who and not _CUE["calling"].search(text):  # no one named, no one calling: the wearer by the door
-            continue
+        if not _CUE["calling"].search(text) and not visits.names(ev.content) and not outings.OTHERS & set(said):
+            continue  # no one calling, named or seen: the wearer by the door ('the empty hook by the front door'),
+            # whoever speaks next
+        if _ELSEWHERE & set(terms.words(text[:_CUE["door"].search(text).start()])) or _CUE["let_in"].search(text):
+            continue  # 'a bungalow with a ramp up to the front door', 'the door opened by a woman': the wearer at
+            # someone's door
         day = local(ev.start_ms).date()
         heard: dict[str, set[int]] = {}  # who spoke earlier that day (not on the phone), at which hours
         for e in lines[:i]:

@@ -144,6 +144,22 @@ def test_how_many_people_came_counts_the_doors_with_someone_at_them(store, quest
     assert counted.startswith("2 people at the door: today at 16:10: Susan") and "Brian" not in counted
 
 
+def test_a_door_with_no_one_at_it_or_someone_elses_door_is_no_visitor(tmp_path):
+    """The empty hook by the front door and Dean speaking after it are no caller; the wearer at Mum's bungalow, its
+    door opened by her, is the wearer's visit, not hers; a door opened to a driver is one."""
+    store = day_log(tmp_path / "doors.db", [
+        ("2028-01-14T10:01", "visual", "the empty hook by the front door"),
+        ("2028-01-14T10:01:30", "speech", "Dean: Have you looked in your coat?"),
+        ("2028-01-14T13:20", "visual", "a bungalow with a ramp up to the front door and net curtains, a small woman waving"),
+        ("2028-01-14T13:21", "visual", "the front door opened by a tiny white-haired woman in a lilac cardigan"),
+        ("2028-01-14T13:21:30", "speech", "Pat: Come in, love, come in."),
+        ("2028-01-14T18:56", "visual", "the front door opened to a delivery driver in a motorbike helmet holding a bag"),
+        ("2028-01-14T18:56:20", "speech", "Driver: Jasmine Garden? Enjoy."),
+    ])
+    counted = said(store, "how many people came to the door today", parse_time_ms("2028-01-14T20:00"))
+    assert counted.startswith("1 person at the door: Driver, today at 18:56"), counted
+
+
 @pytest.mark.parametrize("question", ["has irene been", "did irene come round today", "has Irene been over?"])
 def test_whether_someone_came_is_their_visit_seen(store, question):
     answer = said(store, question, AT)
