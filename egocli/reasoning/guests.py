@@ -161,7 +161,8 @@ def visitors(asked: Asked, counted: bool = False) -> Finding:
         if not _CUE["calling"].search(text) and not visits.names(ev.content) and not outings.OTHERS & set(said):
             continue  # no one calling, named or seen: the wearer by the door ('the empty hook by the front door'),
             # whoever speaks next
-        if _ELSEWHERE & set(terms.words(text[:_CUE["door"].search(text).start()])) or _CUE["let_in"].search(text):
+        door = _CUE["door"].search(text)
+        if (door and _ELSEWHERE & set(terms.words(text[:door.start()]))) or _CUE["let_in"].search(text):
             continue  # 'a bungalow with a ramp up to the front door', 'the door opened by a woman': the wearer at
             # someone's door
         day = local(ev.start_ms).date()
