@@ -128,6 +128,10 @@ def test_a_contraction_typed_without_its_apostrophe_reads_as_one():
     ("tell me which i did first", "tell me which i did first"),
     ("what did mum want me not to forget", "what did mum want me not to forget"),
     ("has liam paid me back that twenty", "has liam paid me back that twenty"),
+    ("when did i last see me mum", "when did i last see my mum"),
+    ("me keys, when did i last have them", " my keys, when did i last have them"),
+    ("me and my phone, how many times have i lost it", "me and my phone, how many times have i lost it"),
+    ("did dean ring me back", "did dean ring me back"),
 ])
 def test_me_said_for_my_reads_as_my(said, meant):
     """'me' for 'my' (as many say it) after a preposition, a 'to be', a 'did' or a verb of handling things; 'me' as
