@@ -245,6 +245,49 @@ def absent(text: str, head: str) -> bool:
     return False
 
 
+_THEIRS = lexicon().words["others_possessives"]
+_MINE = frozenset({"my", "our"})
+_ARTICLES = frozenset({"the", "a", "an", "your"})
+
+
+def owned(text: str, head: str) -> bool:
+    """Whether a phrase names its head noun as the wearer's ('my mum', 'our Jordan's school bag'): the nearest
+    possessive or article up to three words before it is 'my' or 'our' ('jo message me about her birthday' is hers)."""
+    said = terms.words(text)
+    for i, w in enumerate(said):
+        if _same(w, head):
+            near = next((b for b in reversed(said[max(0, i - 3):i]) if b in _MINE | _THEIRS | _ARTICLES), "")
+            if near in _MINE:
+                return True
+    return False
+
+
+def _same(word: str, head: str) -> bool:
+    """Whether a word names the head noun, stemmed and by its synonyms ('mum' is 'mother')."""
+    return terms.terms(word)[:1] == terms.terms(head)[:1] != []
+
+
+def theirs(text: str, head: str) -> bool:
+    """Whether a line names the head noun only as someone else's ('the girl and her mum', "Dean's keys", 'his
+    tablets'): each time, a possessive not the wearer's ('her', 'his', 'their', a name's 's) up to three words before
+    it, with no 'my' or article nearer; 'it's' owns nothing."""
+    seen, all_theirs = False, True
+    raw = [t.strip(",.;:!?()\"") for t in text.lower().replace("\u2019", "'").split()]
+    for i, token in enumerate(raw):
+        if not _same(token.removesuffix("'s"), head):
+            continue
+        seen = True
+        owner = ""
+        for before in reversed(raw[max(0, i - 3):i]):
+            if before in _MINE or before in _ARTICLES:
+                break
+            if before in _THEIRS or (before.endswith("'s") and before[:-2] not in terms.STOP):
+                owner = before
+                break
+        all_theirs = all_theirs and bool(owner)
+    return seen and all_theirs
+
+
 _READ = ("text", "note")
 """Lines read or written, where a clause opening with a bare verb and saying how often tells what to do."""
 _REGIMEN = re.compile(r"\b(?:" + "|".join(sorted((w.replace("_", " ") for w in lexicon().words["regimen"]), key=len,

@@ -43,6 +43,7 @@ class Matcher:
         self.bare: set[int] = set()
         """Events of the last phrase matched that name its things and no act ('Lisinopril tablet with water')."""
         self._lacking = False
+        self._mine = False
         self.absent_too = False
         """Whether a line saying the thing was not there ('no magnifier') is about it: for a hunt, it is a place
         looked in; for where the thing is, or whether it was done, it is not."""
@@ -62,6 +63,7 @@ class Matcher:
         act = actions.parse(phrase, verb_first)
         # lines saying the thing was not there are dropped, once decided: not for a hunt, nor when the phrase says it
         self._lacking = bool(act.head) and not self.absent_too and not actions.absent(phrase, str(act.head))
+        self._mine = bool(act.head) and actions.owned(phrase, str(act.head))
         found = [e for e in self.pool.search(q, SEARCH_K) if e.start_ms <= self.scope.at_ms]
         compound = actions.compounds((e.content for e in found), act.head) - set(q.terms) if act.head else set()
         things = self._things(q, act)
@@ -115,6 +117,8 @@ class Matcher:
                 actions.not_done(ev, heavy, act.verb is not None)
                 or (self._lacking and actions.absent(ev.content, str(act.head)))):
             return 0  # 'the evening compartment still closed', 'I'll take it later', 'no charger on the desk'
+        if tier and act.head and self._mine and actions.theirs(ev.content, str(act.head)):
+            return 0  # 'my mum' is not 'the girl and her mum'
         return tier
 
     def _tier(self, q: Query, ev: Event, act: actions.Action, compound: set[str], things: list[str],

@@ -174,3 +174,21 @@ def test_options_that_differ_only_in_numbers(kitchen):
                            at_ms=at, hcc=False, llm=False)
     ans = asker.answer(None, asker.assemble(store, req, emb), req)
     assert ans.letter == "B"
+
+
+def test_my_thing_is_not_someone_elses(tmp_path):
+    """'My mum' is not 'the girl and her mum'; "Dean's keys" are not mine; 'it's my mum' and 'Hiya, Mum' are."""
+    from .conftest import day_log, said
+
+    assert actions.owned("see my mum", "mother") and not actions.owned("see the mum", "mother")
+    assert actions.theirs("the girl and her mum going out of the door", "mother")
+    assert actions.theirs("Dean's keys on the hook", "key")
+    assert not actions.theirs("it's my mum", "mum") and not actions.theirs("Hiya, Mum", "mum")
+    assert not actions.theirs("her mum and my mum", "mum")  # mine named too
+    store = day_log(tmp_path / "mums.db", [
+        ("2028-01-13T15:26", "visual", "the girl and her mum going out of the door, the bell jangling"),
+        ("2028-01-14T13:22", "visual", "Mum waving from the doorstep of the bungalow"),
+    ])
+    answer = said(store, "when did I last see my mum", parse_time_ms("2028-01-14T20:00"))
+    assert "13:22" in answer and "15:26" not in answer, answer
+    assert "15:26" in said(store, "when did I last see the girl's mum", parse_time_ms("2028-01-14T20:00"))
