@@ -43,7 +43,7 @@ SEARCH_LIMIT = 400
 """Events naming a person read at most, per time window."""
 _LEX = lexicon().visits
 _CUE = {k: visits.cue(_LEX[f"guest_{k}"]) for k in ("arrive", "leave", "door", "calling", "let_in")}
-_ELSEWHERE = frozenset(_LEX["guest_elsewhere"])
+_ELSEWHERE = frozenset(_LEX["dwellings"])
 
 
 def visit(asked: Asked, who: list[str]) -> list[Event]:

@@ -179,11 +179,12 @@ def visits(asked: Asked, place: str, find: Find) -> list[Visit]:
                                            and not _on_the_way(e))
                 or (e.modality == "speech" and bool(who) and set(words(terms.speaker(e.content))) >= who)]
     groups = _joined(asked, stretches(mentions))
+    someones = any(e.modality == "speech" for e in mentions)  # a person's place: they speak there
     seen = [g for g in groups if any(e.modality in ("visual", "speech") for e in g)]
     groups = seen or groups  # a letter read or a note written names the place without one being there
     out: dict[int | None, Visit] = {}
     for group in groups:
-        visit = _visit(asked, group, {e.id for e in mentions})
+        visit = _visit(asked, group, {e.id for e in mentions}, someones)
         end_id = visit.end.id if visit.end is not None else None
         if end_id is None or end_id not in out:
             out[end_id if end_id is not None else -visit.begin.id] = visit
@@ -244,13 +245,15 @@ def _moved(asked: Asked, lo: int, hi: int) -> bool:
                for e in store_windows.overlapping(asked.store, lo + 1, hi, None, 2000) if lo < e.start_ms < hi)
 
 
-def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
-    """A group of mentions widened to its arrival and closed by its departure."""
+def _visit(asked: Asked, group: list[Event], mentioned: set[int], someones: bool = False) -> Visit:
+    """A group of mentions widened to its arrival and closed by its departure; at someone's place ('Joan's'), a
+    home seen from outside just before is getting there ('a bungalow at number 6, a key safe under the porch light')."""
     lo, hi = group[0].start_ms, group[-1].start_ms
     around = store_windows.overlapping(asked.store, lo - ARRIVAL_REACH_MS, hi + DEPARTURE_REACH_MS, None, 2000)
     around = [e for e in around if e.start_ms <= asked.scope.at_ms and e.modality == "visual"]
     known = {n for e in group for n in names(e.content)}
-    before = [e for e in around if e.start_ms <= lo and arrives(e) and not home_arrival(e) and
+    before = [e for e in around if e.start_ms <= lo and (arrives(e) or (someones and dwelling_seen(e))) and
+              not home_arrival(e) and
               (e.id in mentioned or any(n in e.content for n in known) or
                (lo - e.start_ms <= NEAR_ARRIVAL_MS and not outings.TRANSIT.search(e.content.lower())))]
     begin = before[-1] if before and not any(leaves(e) for e in around if before[-1].start_ms < e.start_ms < lo) \
@@ -265,6 +268,17 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int]) -> Visit:
     arrival = next((e for e in around if e.start_ms > hi and arrives(e)), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
     return Visit(begin, end if end is not None else _far_departure(asked, hi, known, mentioned))
+
+
+_DWELLINGS = frozenset(_LEX["dwellings"])
+DWELLING_WORDS = 5
+"""A home named in a frame's first this many words is what it opens on ('a pebble-dashed semi, a brass number')."""
+
+
+def dwelling_seen(ev: Event) -> bool:
+    """Whether a frame opens on a home seen from outside ('a terraced house in Forest Town'), not leaving it."""
+    first = words(terms.clauses(ev.content.lower())[0].split(",")[0])
+    return ev.modality == "visual" and bool(set(first[:DWELLING_WORDS]) & _DWELLINGS) and not leaves(ev)
 
 
 def _names_it(ev: Event, known: set[str], mentioned: set[int]) -> bool:

@@ -258,3 +258,20 @@ def test_someone_elses_message_naming_a_place_is_not_being_there(tmp_path):
     ])
     answer = said(store, "what time did I get to Ray's?", parse_time_ms("2026-12-05T12:00"))
     assert "09:34" in answer and "09:15" not in answer, answer
+
+
+def test_getting_to_someones_place_is_their_home_seen_from_outside_just_before(tmp_path):
+    """At Joan's, she speaks at 08:41; the bungalow seen at 08:32 (its key safe, no name) is getting there. A row of
+    houses seen before a shop's sign is no arrival at the shop."""
+    store = day_log(tmp_path / "round.db", [
+        ("2028-03-06T08:25", "visual", "driving along Sandringham Drive, the wipers going"),
+        ("2028-03-06T08:32", "visual", "a bungalow at number 6 with a ramp up to the front door and a key safe"),
+        ("2028-03-06T08:38", "visual", "the key safe clicking open, a door key on a red ribbon"),
+        ("2028-03-06T08:41", "speech", "Joan: you're early, Lorraine, is it shower day?"),
+        ("2028-03-06T09:20", "visual", "pulling away from the bungalow, the wipers going"),
+        ("2028-03-06T10:02", "visual", "walking past a row of terraced houses in the rain"),
+        ("2028-03-06T10:09", "text", "shop sign — Co-op — Forest Town"),
+    ])
+    at = parse_time_ms("2028-03-06T12:00")
+    assert "08:32" in said(store, "what time did I get to joan's", at)
+    assert "10:09" in said(store, "what time did I get to the co-op", at)
