@@ -273,3 +273,18 @@ def test_each_days_set_is_its_script_and_its_questions_and_probes_rest_on_its_lo
     questions = days.all_questions()
     assert questions and everyday.check(events, questions) == []
     assert len({q["id"] for q in questions}) == len(questions)
+
+
+def test_frames_read_home_or_out_against_where_the_scripts_put_them():
+    """bench/scenes.py, run as a user runs it: a table per set and in all; few frames away read as home."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "scenes.py"), "--sets", "salon,rounds"],
+                          capture_output=True, text=True, check=True)
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:6]]
+            for line in done.stdout.splitlines()[2:]}
+    assert set(rows) == {"salon", "rounds", "all"}
+    home_read, home = map(int, rows["all"][0].split("/"))
+    away_home, away = map(int, rows["all"][2].split("/"))
+    assert home > 100 and away > 200 and home_read > home // 4 and away_home < away // 20
+    bad = subprocess.run([sys.executable, str(REPO / "bench" / "scenes.py"), "--sets", "nope"],
+                         capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "no script for nope" in bad.stderr
