@@ -265,7 +265,7 @@ def _visit(asked: Asked, group: list[Event], mentioned: set[int], someones: bool
         return Visit(begin, named[0])
     own = {t for e in group for t in words(e.content)} | {w for n in known for w in words(n)}
     after = [e for e in later if e.start_ms >= hi and not _leaves_elsewhere(e, own)]
-    arrival = next((e for e in around if e.start_ms > hi and arrives(e)), None)
+    arrival = next((e for e in around if e.start_ms > hi and (arrives(e) or (someones and dwelling_seen(e)))), None)
     end = after[0] if after and (arrival is None or after[0].start_ms <= arrival.start_ms) else None
     return Visit(begin, end if end is not None else _far_departure(asked, hi, known, mentioned))
 

@@ -268,10 +268,15 @@ def test_getting_to_someones_place_is_their_home_seen_from_outside_just_before(t
         ("2028-03-06T08:32", "visual", "a bungalow at number 6 with a ramp up to the front door and a key safe"),
         ("2028-03-06T08:38", "visual", "the key safe clicking open, a door key on a red ribbon"),
         ("2028-03-06T08:41", "speech", "Joan: you're early, Lorraine, is it shower day?"),
-        ("2028-03-06T09:20", "visual", "pulling away from the bungalow, the wipers going"),
+        ("2028-03-06T09:12", "speech", "Joan: I've taken them, look, down the hatch"),
+        ("2028-03-06T09:33", "visual", "a terraced house in Forest Town, a purple Fiesta outside"),
+        ("2028-03-06T09:41", "speech", "Ray: you two are late, I've been lying here since six"),
         ("2028-03-06T10:02", "visual", "walking past a row of terraced houses in the rain"),
         ("2028-03-06T10:09", "text", "shop sign — Co-op — Forest Town"),
+        ("2028-03-06T11:58", "visual", "driving home from Chestnut Grove, the radio on"),
     ])
     at = parse_time_ms("2028-03-06T12:00")
     assert "08:32" in said(store, "what time did I get to joan's", at)
+    assert "09:33" in said(store, "what time did I get to ray's", at)
     assert "10:09" in said(store, "what time did I get to the co-op", at)
+    assert "11:58" not in said(store, "how long was I at joan's", at)  # Ray's house came next, not the drive home
