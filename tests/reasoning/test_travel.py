@@ -121,6 +121,18 @@ def test_rides_are_counted_by_the_vehicle_boarded_or_its_reader_not_by_a_pass_a_
     assert said(store, question, parse_time_ms("2026-12-15T20:00")).startswith(answer)
 
 
+def test_a_ticket_shown_to_the_driver_is_a_ride_and_one_in_the_purse_is_not(tmp_path):
+    store = day_log(tmp_path / "tickets.db", [
+        ("2028-03-07T08:48", "visual", "on the bus, the bank card tapped on the reader by the driver"),
+        ("2028-03-07T10:00", "visual", "the bus towards Mansfield Woodhouse, the DayRider ticket shown to the driver"),
+        ("2028-03-07T11:30", "visual", "the number 12 bus back towards Church Lane, sitting near the front"),
+        ("2028-03-07T14:00", "visual", "coat on, the handbag on the shoulder, the bus ticket in the purse"),
+        ("2028-03-07T14:40", "visual", "the stop on Welbeck Road, then the bus into town, the DayRider ticket shown again"),
+    ])
+    answer = said(store, "how many buses have I been on today", parse_time_ms("2028-03-07T16:00"))
+    assert answer.startswith("4 times") and "14:00" not in answer, answer
+
+
 @pytest.mark.parametrize("phrase", ["miss the bus", "bus pass", "buses and trains"])
 def test_other_counts_are_no_rides(tmp_path, phrase):
     from egocli.reasoning import plan as plans, scope as scopes
