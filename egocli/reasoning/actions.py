@@ -245,21 +245,16 @@ def absent(text: str, head: str) -> bool:
     return False
 
 
-_THEIRS = lexicon().words["others_possessives"]
-_MINE = frozenset({"my", "our"})
-_ARTICLES = frozenset({"the", "a", "an", "your"})
+_MINE = lexicon().words["wearers_possessives"]
+_DETERMINERS = lexicon().words["determiners"]
 
 
 def owned(text: str, head: str) -> bool:
     """Whether a phrase names its head noun as the wearer's ('my mum', 'our Jordan's school bag'): the nearest
-    possessive or article up to three words before it is 'my' or 'our' ('jo message me about her birthday' is hers)."""
+    determiner up to three words before it is 'my' or 'our' ('jo message me about her birthday' is hers)."""
     said = terms.words(text)
-    for i, w in enumerate(said):
-        if _same(w, head):
-            near = next((b for b in reversed(said[max(0, i - 3):i]) if b in _MINE | _THEIRS | _ARTICLES), "")
-            if near in _MINE:
-                return True
-    return False
+    return any(_same(w, head) and next((b for b in reversed(said[max(0, i - 3):i]) if b in _DETERMINERS), "") in _MINE
+               for i, w in enumerate(said))
 
 
 def _same(word: str, head: str) -> bool:
@@ -271,21 +266,19 @@ def theirs(text: str, head: str) -> bool:
     """Whether a line names the head noun only as someone else's ('the girl and her mum', "Dean's keys", 'his
     tablets'): each time, a possessive not the wearer's ('her', 'his', 'their', a name's 's) up to three words before
     it, with no 'my' or article nearer; 'it's' owns nothing."""
-    seen, all_theirs = False, True
     raw = [t.strip(",.;:!?()\"") for t in text.lower().replace("\u2019", "'").split()]
-    for i, token in enumerate(raw):
-        if not _same(token.removesuffix("'s"), head):
-            continue
-        seen = True
-        owner = ""
-        for before in reversed(raw[max(0, i - 3):i]):
-            if before in _MINE or before in _ARTICLES:
-                break
-            if before in _THEIRS or (before.endswith("'s") and before[:-2] not in terms.STOP):
-                owner = before
-                break
-        all_theirs = all_theirs and bool(owner)
-    return seen and all_theirs
+    named = [i for i, token in enumerate(raw) if _same(token.removesuffix("'s"), head)]
+    return bool(named) and all(_theirs_before(raw[max(0, i - 3):i]) for i in named)
+
+
+def _theirs_before(before: list[str]) -> bool:
+    """Whether the nearest of the words before a noun that says whose it is says someone else's."""
+    for word in reversed(before):
+        if terms.someone_elses(word):
+            return True
+        if word in _DETERMINERS:
+            return False
+    return False
 
 
 _READ = ("text", "note")

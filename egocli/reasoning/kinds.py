@@ -135,18 +135,19 @@ def conversation(store: Store, ev: Event) -> list[Event]:
     """A call's line and the words said on it: the speech from its ring on, until a pause of CALL_GAP_MS; up to
     the phone's line that it ended ('Call ended — Debbie — 22 min') when one comes before another call's line
     (the talk may pause while the phone stays on)."""
-    out = [ev]
+    out, until = [ev], ev.end_ms
     for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + CALL_MAX_MS,
                                       modalities=("speech",), limit=400)):
-        if e.start_ms - max(o.end_ms for o in out) > CALL_GAP_MS:
+        if e.start_ms - until > CALL_GAP_MS:
             break
         out.append(e)
+        until = max(until, e.end_ms)
     end = next((e for e in store.events(EventFilter(since_ms=ev.start_ms + 1, until_ms=ev.start_ms + CALL_MAX_MS,
                                                     modalities=("text", "visual", "note"), limit=400))
                 if _ended(e, "call") or _is(e, "call")), None)
-    if end is not None and _ended(end, "call") and end.start_ms > max(o.end_ms for o in out):
-        out = [*out, *store.events(EventFilter(since_ms=max(o.end_ms for o in out) + 1, until_ms=end.start_ms,
-                                               modalities=("speech",), limit=400)), replace(end, end_ms=end.start_ms)]
+    if end is not None and _ended(end, "call") and end.start_ms > until:
+        out += [*store.events(EventFilter(since_ms=until + 1, until_ms=end.start_ms, modalities=("speech",), limit=400)),
+                replace(end, end_ms=end.start_ms)]
     return out
 
 
@@ -235,10 +236,9 @@ def _own(line: str) -> str:
     """A line with what it says is someone else's dropped ('is that Jordan Marsh's mum?' names no caller's mum;
     'it's Mum' does)."""
     out, skip = [], False
-    for word in line.replace("\u2019", "'").split():
-        owner = word.lower()[:-2] if word.lower().endswith("'s") else ""
-        if skip or (owner and owner.strip("\"'(") not in terms.STOP):
-            skip = not skip
+    for word in line.split():
+        if skip or (word.lower().endswith(("'s", "\u2019s")) and terms.someone_elses(word.lower())):
+            skip = not skip  # the owner, then what is theirs
             continue
         out.append(word)
     return " ".join(out)

@@ -140,6 +140,17 @@ def precision(query: set[str], text_terms: list[str]) -> float:
     return sum(t in query for t in text_terms) / len(text_terms)
 
 
+OTHERS_POSSESSIVES = _LEX.words["others_possessives"]
+"""Words that make what follows someone else's ('her mum', 'his tablets')."""
+
+
+def someone_elses(token: str) -> bool:
+    """Whether a word, as written (lower case, 's kept), makes what follows it someone else's: 'her', 'his', a
+    name's 's ("Dean's keys"); not a word that only takes 's ('it's Mum')."""
+    token = token.strip(",.;:!?()\"'").replace("\u2019", "'")
+    return token in OTHERS_POSSESSIVES or (token.endswith("'s") and token[:-2] not in STOP)
+
+
 def speaker(line: str) -> str:
     """Who a transcript or message line says is speaking, as written ('Debbie: Hello' -> 'Debbie'), else '': a
     label of one to three words before a colon, capitalised, that is no sound ('(radio) ...') and not the wearer's
